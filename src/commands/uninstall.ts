@@ -1,0 +1,6 @@
+// Placeholder until its issue lands; replaced by the real command.
+import { RalfError } from '../errors.js';
+
+export async function run(_argv: string[]): Promise<number> {
+  throw new RalfError('not_implemented', 'ralf uninstall is not implemented yet');
+}

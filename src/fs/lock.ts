@@ -1,0 +1,107 @@
+import { openSync, writeSync, closeSync, readFileSync, unlinkSync, renameSync, statSync } from 'node:fs';
+import { RalfError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+
+export interface LockOptions {
+  /** How long to wait for another holder before failing with `busy` (ms). */
+  waitMs?: number;
+  /** A lock older than this whose owner cannot be checked is treated as stale (ms). */
+  staleMs?: number;
+}
+
+export interface Lock {
+  release(): void;
+}
+
+const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleepBuffer, 0, 0, ms);
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * An exclusive lock file (O_EXCL create) holding `pid timestamp`. Held only around a
+ * read-modify-write of state, so waits are short; a holder that died (kill -9) is
+ * detected by its pid and its lock is taken over.
+ */
+export function acquireLock(path: string, options: LockOptions = {}): Lock {
+  const waitMs = options.waitMs ?? 30_000;
+  const staleMs = options.staleMs ?? 10 * 60_000;
+  const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  const deadline = Date.now() + waitMs;
+  let delay = 1;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx', 0o644);
+      writeSync(fd, token);
+      closeSync(fd);
+      // A stale-lock breaker may have raced us between its read and its unlink: confirm.
+      if (readFileSync(path, 'utf8') === token) {
+        return {
+          release() {
+            try {
+              if (readFileSync(path, 'utf8') === token) unlinkSync(path);
+            } catch {
+              /* already gone */
+            }
+          },
+        };
+      }
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOENT') throw err;
+      breakIfStale(path, staleMs);
+    }
+    if (Date.now() >= deadline) {
+      let holder = 'another process';
+      try {
+        holder = `process ${readFileSync(path, 'utf8').split(' ')[0]}`;
+      } catch {
+        /* released meanwhile */
+      }
+      throw new RalfError('busy', `${path} is locked by ${holder}; waited ${Math.round(waitMs / 1000)} s`, {
+        exitCode: ExitCode.busy,
+        problems: [{ file: path, message: `locked by ${holder}`, hint: 'Another ralf call is updating this plan. Retry shortly; if no ralf process is running, delete the lock file.' }],
+      });
+    }
+    sleepSync(delay);
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+function breakIfStale(path: string, staleMs: number): void {
+  let content: string;
+  let mtime: number;
+  try {
+    content = readFileSync(path, 'utf8');
+    mtime = statSync(path).mtimeMs;
+  } catch {
+    return;
+  }
+  const pid = Number(content.split(' ')[0]);
+  const dead = content !== '' && !isAlive(pid);
+  const old = Date.now() - mtime > staleMs;
+  // An empty file is a holder that died between create and write, once it is a moment old.
+  const torn = content === '' && Date.now() - mtime > 1000;
+  if (!dead && !old && !torn) return;
+  // Move it aside first and check it is still the stale lock we judged, so two breakers
+  // cannot both remove a fresh lock.
+  const aside = `${path}.stale.${process.pid}`;
+  try {
+    renameSync(path, aside);
+    const moved = readFileSync(aside, 'utf8');
+    if (moved !== content) renameSync(aside, path);
+    else unlinkSync(aside);
+  } catch {
+    /* someone else handled it */
+  }
+}

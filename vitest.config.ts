@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // 2-core CI machines: bound parallel forks so subprocess-heavy tests stay predictable.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
