@@ -1,0 +1,137 @@
+/**
+ * The loop's recorded data: the contract between the engine (writer), the report,
+ * `ralf status`, `ralf run` and the slash-command workflows (readers). Persisted as
+ * JSON under `.planning/ralf/`; extend with optional fields, bump `schema_version`
+ * only for incompatible changes.
+ */
+import type { CheckKind } from '../plan/model.js';
+
+export const STATE_SCHEMA_VERSION = 1;
+
+export type StopReason =
+  | 'success'
+  | 'max_iterations'
+  | 'repeated_fingerprint'
+  | 'no_progress'
+  | 'rule4_architectural'
+  | 'interrupted'
+  | 'time_budget'
+  | 'token_budget'
+  | 'blocked';
+
+export type Verdict = 'pass' | 'retry' | 'stop';
+
+/** The result of running one check once. A failing check is a result, not an exception. */
+export interface CheckResult {
+  /** 0-based position in the task's check list (plan order). */
+  index: number;
+  kind: CheckKind;
+  /** Shell command, or a description for file checks (e.g. `file_exists src/a.ts`). */
+  command: string;
+  passed: boolean;
+  /** Not run because an earlier check failed and `stop_on_first_failure` is on. */
+  skipped?: boolean;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number;
+  /** Head and tail of combined stdout+stderr, bounded. */
+  output_tail: string;
+  /** Normalized fingerprint of this check's failure output; null when it passed. */
+  fingerprint: string | null;
+  /** Names of failing tests parsed from the output, when recognisable. */
+  failing_tests?: string[];
+}
+
+export interface IterationRecord {
+  iteration: number;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  passed: boolean;
+  checks: CheckResult[];
+  /** Fingerprint of the first failing check (the iteration's failure signature). */
+  fingerprint: string | null;
+  progress: boolean;
+  /** Why it counts as progress (or `no progress: ...`), for humans. */
+  progress_reasons: string[];
+  /** Hash of the task files' diff against the task's start point. */
+  diff_hash: string | null;
+  files_changed: string[];
+  done_confirmed: boolean;
+  verdict: Verdict;
+  stop_reason: StopReason | null;
+}
+
+export type RecommendedAction = 'decision_needed' | 'manual_investigation' | 'split_task' | 'none';
+
+/** The structured checkpoint handed to the human when the loop stops without success. */
+export interface Handoff {
+  scope: 'task' | 'plan';
+  task_number: number | null;
+  task_name: string;
+  stop_reason: StopReason;
+  iterations: number;
+  max_iterations: number;
+  fingerprints: Array<{ iteration: number; fingerprint: string | null }>;
+  /** Checks or errors that went from failing to passing during the loop. */
+  auto_fixed: string[];
+  files_changed: string[];
+  still_failing: Array<{ command: string; fingerprint: string | null; output_tail: string }>;
+  recommended_action: RecommendedAction;
+  recommendation: string;
+  /** Rule 4 escalation details when stop_reason is rule4_architectural. */
+  escalation?: { rule: 4; reason: string; source: 'agent' | 'diff_guard'; findings?: string[] } | null;
+  /** The same content as Markdown, for the agent to show. */
+  markdown: string;
+}
+
+export type LoopStatus = 'idle' | 'running' | 'passed' | 'stopped';
+
+/** One loop (a task's, or the plan-level loop). */
+export interface LoopState {
+  scope: 'task' | 'plan';
+  task_number: number | null;
+  task_name: string;
+  status: LoopStatus;
+  stop_reason: StopReason | null;
+  max_iterations: number;
+  iterations: IterationRecord[];
+  /** Consecutive iterations with the same fingerprint (ending at the last iteration). */
+  fingerprint_streak: number;
+  /** Consecutive no-progress iterations (ending at the last iteration). */
+  no_progress_streak: number;
+  /** Git commit (or tree) the task started from; the diff guard and progress compare against it. */
+  start_ref: string | null;
+  started_at: string | null;
+  updated_at: string | null;
+  done_confirmed: boolean;
+  escalation: Handoff['escalation'];
+  handoff: Handoff | null;
+  total_duration_ms: number;
+}
+
+/** Tasks the loop refused or skipped, recorded for the report. */
+export interface NotLoopedTask {
+  number: number;
+  name: string;
+  type: string | null;
+  decision: 'skip' | 'refuse';
+  reason: string;
+}
+
+/** Everything recorded for one plan: `.planning/ralf/<plan-id>.json`. */
+export interface PlanState {
+  schema_version: typeof STATE_SCHEMA_VERSION;
+  /** Plan path relative to the project root. */
+  plan_path: string;
+  plan_id: string;
+  /** The effective config at the last update, with the source of each key. */
+  config: Record<string, unknown>;
+  config_sources: Record<string, string>;
+  tasks: Record<string, LoopState>;
+  plan: LoopState | null;
+  not_looped: NotLoopedTask[];
+  created_at: string;
+  updated_at: string;
+}
