@@ -7,7 +7,23 @@ import { chmodSync, readFileSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 try {
+// cosmiconfig requires loaders for formats ralf never reads (TypeScript, JS, YAML; its JSON
+// parser is replaced by ours). Stub them so they don't bloat the bundle or its parse time.
+const unusedCosmiconfigLoaders = {
+  name: 'stub-unused-cosmiconfig-loaders',
+  setup(b) {
+    b.onResolve({ filter: /^(typescript|js-yaml|parse-json|import-fresh)$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/cosmiconfig/`) ? { path: args.path, namespace: 'ralf-stub' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ralf-stub' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not bundled into ralf (cosmiconfig loader not used)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
+  plugins: [unusedCosmiconfigLoaders],
   entryPoints: { ralf: 'src/cli.ts' },
   outdir: 'dist',
   bundle: true,

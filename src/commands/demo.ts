@@ -1,6 +1,5 @@
-// Placeholder until its issue lands; replaced by the real command.
-import { RalfError } from '../errors.js';
-
-export async function run(_argv: string[]): Promise<number> {
-  throw new RalfError('not_implemented', 'ralf demo is not implemented yet');
+// Placeholder until the demo issue lands: shows the effective configuration.
+export async function run(argv: string[]): Promise<number> {
+  process.stdout.write('ralf demo: the scripted-agent demo is not built yet; showing the effective configuration instead.\n\n');
+  return (await import('./config.js')).run(argv);
 }

@@ -1,0 +1,83 @@
+import type { ZodType, core } from 'zod';
+import type { Problem } from '../errors.js';
+import { RalfLiteConfig } from './schema.js';
+import { nearestKey } from './suggest.js';
+
+/** The keys the schema allows at a given path inside `ralf_lite`. */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: ZodType = RalfLiteConfig;
+  for (const segment of path) {
+    schema = unwrap(schema);
+    const shape = (schema as unknown as { shape?: Record<string, ZodType> }).shape;
+    const next = shape?.[String(segment)];
+    if (!next) return [];
+    schema = next;
+  }
+  const shape = (unwrap(schema) as unknown as { shape?: Record<string, ZodType> }).shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function unwrap(schema: ZodType): ZodType {
+  let s = schema as unknown as { unwrap?: () => ZodType; def?: { innerType?: ZodType } };
+  while (s.def?.innerType) s = s.def.innerType as unknown as typeof s;
+  return s as unknown as ZodType;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const seg of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[seg] : undefined;
+  return v;
+}
+
+/**
+ * Validates one layer's `ralf_lite` value. Collects every problem (never throws),
+ * each naming the file, the key path, what was expected and what was received.
+ */
+export function validateLayer(value: unknown, file: string, keyPrefix = 'ralf_lite'): Problem[] {
+  const result = RalfLiteConfig.safeParse(value);
+  if (result.success) return [];
+  const problems: Problem[] = [];
+  for (const issue of result.error.issues) {
+    const keyPath = [keyPrefix, ...issue.path.map(String)].join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const suggestion = nearestKey(key, knownKeysAt(issue.path));
+        problems.push({
+          file,
+          key: `${keyPath}.${key}`,
+          message: 'unknown key',
+          hint: suggestion
+            ? `did you mean "${suggestion}"?`
+            : `valid keys here: ${knownKeysAt(issue.path).join(', ')}`,
+        });
+      }
+      continue;
+    }
+    const received = describeValue(valueAt(value, issue.path));
+    problems.push({ file, key: keyPath, message: 'invalid value', expected: expectedOf(issue), received });
+  }
+  // Zod reports nested problems first; list them in key order so output is stable and scannable.
+  return problems.sort((a, b) => (a.key ?? '').localeCompare(b.key ?? ''));
+}
+
+function expectedOf(issue: core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'array' ? `at least ${String(issue.minimum)} item(s)` : `${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`;
+    case 'too_big':
+      return issue.origin === 'array' ? `at most ${String(issue.maximum)} item(s)` : `${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`;
+    default:
+      return issue.message;
+  }
+}
