@@ -93,7 +93,7 @@ function readLayer(layer: ConfigFile['layer'], path: string, problems: Problem[]
   const file: ConfigFile = { layer, path, exists: read !== undefined, has_ralf_lite: false };
   if (!read) return { file, value: undefined, whole: null };
   if (!isPlainObject(read.value)) {
-    problems.push({ file: path, message: 'the file must hold a JSON object', expected: 'an object', received: Array.isArray(read.value) ? 'an array' : typeof read.value });
+    problems.push({ file: path, message: 'the file must hold a JSON object', expected: 'an object', received: read.value === null ? 'null' : Array.isArray(read.value) ? 'an array' : typeof read.value });
     return { file, value: undefined, whole: null };
   }
   const whole = read.value;

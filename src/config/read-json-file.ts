@@ -2,6 +2,7 @@
 // (package.json, .config/config.*), which would let an unrelated project file change how
 // ralf loads its config. Its explorer with explicit options does just the loading.
 import { ExplorerSync } from 'cosmiconfig/dist/ExplorerSync.js';
+import { existsSync } from 'node:fs';
 import { RalfError, lineColumnAt } from '../errors.js';
 
 /** Parses JSON text; a syntax error becomes a RalfError naming the file, line and column. */
@@ -54,7 +55,8 @@ export function readJsonFile(path: string): { value: unknown } | undefined {
   });
   try {
     const result = explorer.load(path);
-    if (result === null) return undefined;
+    // cosmiconfig answers null both for a missing file and for a file holding `null`.
+    if (result === null) return existsSync(path) ? { value: null } : undefined;
     // cosmiconfig reports a whitespace-only file as empty without calling the loader.
     if (result.isEmpty) parseJson(path, '');
     return { value: result.config };

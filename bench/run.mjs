@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// ralf-lite benchmark: whole-process medians as ratios against `node -e 0` measured in the
+// same run (machines are noisy; ratios are what we compare), in-process state I/O
+// percentiles, and peak RSS while a check floods 1 GB of output.
+//
+//   npm run bench                    # full run (~1–2 min)
+//   BENCH_RUNS=10 npm run bench      # fewer repetitions
+//   BENCH_FLOOD_MB=200 npm run bench # smaller flood
+//   BENCH_GSD_TOOLS=/path/to/get-shit-done/bin/gsd-tools.cjs npm run bench   # add GSD's helper as a peer
+//
+// Writes bench/results.json. Targets (issue 8): status <= 1.2x, verify <= 1.5x, report <= 2x,
+// config <= 1.3x node start-up; checkpoint write p95 < 5 ms; RSS < 150 MB on the 1 GB flood.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'ralf.js');
+const runs = Number(process.env.BENCH_RUNS ?? 25);
+const floodMb = Number(process.env.BENCH_FLOOD_MB ?? 1024);
+const node = process.execPath;
+
+function ms(ns) {
+  return Number(ns) / 1e6;
+}
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
+
+// ---------- fixtures ----------
+const work = mkdtempSync(join(tmpdir(), 'ralf-bench-'));
+const env = { ...process.env, HOME: join(work, 'home'), NO_COLOR: '1' };
+for (const k of Object.keys(env)) if (/^(OPENCODE|CLAUDE|RALF_)/.test(k) || k === 'CLAUDECODE') delete env[k];
+mkdirSync(env.HOME, { recursive: true });
+
+function git(cwd, ...args) {
+  execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+}
+
+function makeProject(name, verify) {
+  const dir = join(work, name);
+  const phase = join(dir, '.planning', 'phases', '01-bench');
+  mkdirSync(phase, { recursive: true });
+  writeFileSync(join(dir, '.planning', 'config.json'), JSON.stringify({ mode: 'yolo', ralf_lite: { max_iterations: 100000, error_fingerprint_repeats: 100, no_progress_repeats: 100 } }, null, 2));
+  writeFileSync(
+    join(phase, '01-01-PLAN.md'),
+    `---\nphase: 01-bench\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n\n<objective>bench</objective>\n\n<tasks>\n<task type="auto">\n  <name>Task 1: trivial</name>\n  <files>a.txt</files>\n  <action>nothing</action>\n  <verify>\`${verify}\`</verify>\n  <done>passes</done>\n</task>\n</tasks>\n`,
+  );
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'init');
+  return { dir, plan: join(phase, '01-01-PLAN.md'), summary: join(phase, '01-01-SUMMARY.md') };
+}
+
+const trivial = makeProject('trivial', 'true');
+// A 2,000-line SUMMARY.md for the report benchmark.
+const lines = ['---', 'phase: 01-bench', 'plan: 01', '---', '', '# Phase 1 Plan 1: Bench Summary', ''];
+for (let i = 0; lines.length < 2000; i++) lines.push(i % 50 === 0 ? `## Section ${i}` : `- line ${i} with **bold** and \`code\` | pipes |`);
+writeFileSync(trivial.summary, `${lines.join('\n')}\n`);
+
+function largestFixturePlan() {
+  const base = resolve(root, '..', 'shared', 'fixtures', 'gsd-real');
+  let best = null;
+  const walk = (d) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('PLAN.md')) {
+        const size = statSync(p).size;
+        if (!best || size > best.size) best = { path: p, size };
+      }
+    }
+  };
+  walk(base);
+  return best?.path;
+}
+const bigPlan = largestFixturePlan();
+
+// ---------- whole-process timings (interleaved round-robin) ----------
+const commands = [
+  { name: 'node -e 0', args: ['-e', '0'], baseline: true },
+  { name: 'ralf --version', args: [cli, '--version'] },
+  { name: 'ralf config --json', args: [cli, 'config', '--json', '--cwd', trivial.dir], target: 1.3 },
+  { name: 'ralf status --json', args: [cli, 'status', '--json', '--cwd', trivial.dir], target: 1.2 },
+  { name: 'ralf task verify (check: true)', args: [cli, 'task', 'verify', trivial.plan, '1', '--json'], target: 1.5, okCodes: [0, 10, 20] },
+  { name: 'ralf report (2,000-line SUMMARY)', args: [cli, 'report', trivial.plan, '--json'], target: 2 },
+  // The peer yardstick: GSD's own helper reading one config key (see docs/BENCH.md).
+  ...(process.env.BENCH_GSD_TOOLS ? [{ name: 'gsd-tools.cjs config-get mode (peer)', args: [process.env.BENCH_GSD_TOOLS, 'config-get', 'mode'] }] : []),
+  ...(bigPlan ? [{ name: `ralf plan (largest fixture, ${Math.round(statSync(bigPlan).size / 1024)} KB)`, args: [cli, 'plan', bigPlan, '--json'] }] : []),
+];
+
+for (const c of commands) {
+  const r = spawnSync(node, c.args, { env, cwd: trivial.dir, encoding: 'utf8' });
+  const ok = (c.okCodes ?? [0]).includes(r.status);
+  c.available = ok;
+  if (!ok) c.error = (r.stderr || r.stdout || `exit ${r.status}`).trim().split('\n').slice(-1)[0];
+  c.samples = [];
+}
+process.stderr.write(`bench: ${runs} interleaved runs of ${commands.filter((c) => c.available).length} commands…\n`);
+for (let i = 0; i < runs + 2; i++) {
+  for (const c of commands) {
+    if (!c.available) continue;
+    const t0 = process.hrtime.bigint();
+    spawnSync(node, c.args, { env, cwd: trivial.dir, stdio: 'ignore' });
+    const t = ms(process.hrtime.bigint() - t0);
+    if (i >= 2) c.samples.push(t); // two warm-up rounds
+  }
+}
+const baseline = median(commands.find((c) => c.baseline).samples);
+
+// ---------- in-process state write/read ----------
+async function stateIo() {
+  const out = join(work, 'internals.mjs');
+  try {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [join(root, 'bench', 'internals.ts')], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent', banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" } });
+  } catch (err) {
+    return { error: `cannot build bench/internals.ts: ${String(err.message).split('\n')[0]}` };
+  }
+  const mod = await import(out);
+  return mod.measureStateIo({ projectRoot: trivial.dir, planPath: trivial.plan, iterations: 500 });
+}
+const io = await stateIo();
+
+// ---------- peak RSS while a check floods output ----------
+async function floodRss() {
+  const flood = makeProject('flood', `node -e "const b=Buffer.alloc(1<<20,120);let n=${floodMb};(function w(){while(n>0){n--;if(!process.stdout.write(b))return process.stdout.once('drain',w)}})()"; exit 1`);
+  const child = spawn(node, [cli, 'task', 'verify', flood.plan, '1', '--json'], { env, cwd: flood.dir, stdio: ['ignore', 'ignore', 'ignore'] });
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peakKb = Math.max(peakKb, hwm);
+    } catch {
+      /* exited */
+    }
+  }, 20);
+  const t0 = Date.now();
+  const code = await new Promise((res) => child.on('exit', (c) => res(c)));
+  clearInterval(poll);
+  return { flood_mb: floodMb, peak_rss_mb: Math.round(peakKb / 1024), exit_code: code, seconds: (Date.now() - t0) / 1000 };
+}
+const rss = process.platform === 'linux' ? await floodRss() : { error: 'needs /proc (Linux)' };
+
+// ---------- report ----------
+const rows = commands.map((c) => {
+  if (!c.available) return { name: c.name, median_ms: null, ratio: null, target: c.target ?? null, ok: null, note: `unavailable: ${c.error}` };
+  const m = median(c.samples);
+  const ratio = m / baseline;
+  return { name: c.name, median_ms: +m.toFixed(1), ratio: +ratio.toFixed(2), target: c.target ?? null, ok: c.target ? ratio <= c.target : null };
+});
+const pad = (s, n) => String(s).padEnd(n);
+const lines2 = [];
+lines2.push(`${pad('command', 42)} ${pad('median', 9)} ${pad('ratio', 7)} ${pad('target', 7)} result`);
+for (const r of rows) {
+  lines2.push(`${pad(r.name, 42)} ${pad(r.median_ms === null ? '—' : `${r.median_ms} ms`, 9)} ${pad(r.ratio === null ? '—' : `${r.ratio}x`, 7)} ${pad(r.target ? `<=${r.target}x` : '', 7)} ${r.ok === null ? (r.note ?? '') : r.ok ? 'ok' : 'MISS'}`);
+}
+if (io.error) lines2.push(`state I/O: ${io.error}`);
+else {
+  lines2.push(`${pad('checkpoint (state) write, in-process', 42)} p50 ${io.write_p50_ms.toFixed(2)} ms, p95 ${io.write_p95_ms.toFixed(2)} ms (target p95 < 5 ms) ${io.write_p95_ms < 5 ? 'ok' : 'MISS'}`);
+  lines2.push(`${pad('state read, in-process', 42)} p50 ${io.read_p50_ms.toFixed(2)} ms, p95 ${io.read_p95_ms.toFixed(2)} ms`);
+}
+if (rss.error) lines2.push(`flood RSS: ${rss.error}`);
+else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 42)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
+console.log(lines2.join('\n'));
+
+const results = { date: new Date().toISOString(), node: process.version, runs, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss };
+mkdirSync(join(root, 'bench'), { recursive: true });
+writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log('\nwrote bench/results.json');
+rmSync(work, { recursive: true, force: true });

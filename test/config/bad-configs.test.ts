@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanEnv, repoRoot, runCli, tempDir } from '../helpers/cli.js';
+
+const corpus = join(repoRoot, 'test', 'fixtures', 'bad', 'configs');
+const expected: Record<string, { line?: number; key?: string; match: string }> = JSON.parse(readFileSync(join(corpus, 'expected.json'), 'utf8'));
+const cases = readdirSync(corpus).filter((f) => f !== 'expected.json').sort();
+
+/** Every file and its bytes + mtime under a dir, to prove nothing was written. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[p] = `${readFileSync(p).toString('base64')}@${statSync(p).mtimeMs}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('bad config corpus (test/fixtures/bad/configs)', () => {
+  it('has an expectation for every case and at least 30 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    expect(Object.keys(expected).sort()).toEqual(cases);
+  });
+
+  for (const name of cases) {
+    for (const layer of ['project', 'global'] as const) {
+      it(`${name} as the ${layer} file: exit 2, names file and ${expected[name]!.key ? 'key' : 'line'}, writes nothing`, async () => {
+        const root = tempDir();
+        const home = tempDir('ralf-home-');
+        mkdirSync(join(root, '.git'));
+        mkdirSync(join(root, '.planning'));
+        const dir = layer === 'project' ? join(root, '.planning') : join(home, '.config', 'opencode', 'get-shit-done');
+        mkdirSync(dir, { recursive: true });
+        const file = join(dir, 'config.json');
+        copyFileSync(join(corpus, name), file);
+        const before = { ...snapshot(root), ...snapshot(home) };
+        const r = await runCli(['config', '--json', '--cwd', root], { env: cleanEnv({ HOME: home }) });
+        expect(r.exitCode).toBe(2);
+        const err = JSON.parse(String(r.stdout)).error;
+        const problem = err.problems[0];
+        const exp = expected[name]!;
+        expect(problem.file).toBe(file);
+        if (exp.key) expect(problem.key).toBe(exp.key);
+        if (exp.line) expect(problem.line).toBe(exp.line);
+        const text = [err.message, ...err.problems.map((p: Record<string, unknown>) => [p.key, p.message, p.expected, p.received, p.hint].join(' '))].join('\n');
+        expect(text).toContain(exp.match);
+        expect(String(r.stderr)).toContain(file);
+        expect({ ...snapshot(root), ...snapshot(home) }).toEqual(before);
+      });
+    }
+  }
+
+  it('a directory in place of config.json: exit 2 naming it', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.git'));
+    mkdirSync(join(root, '.planning', 'config.json'), { recursive: true });
+    const r = await runCli(['config', '--cwd', root], { env: cleanEnv({ HOME: tempDir() }) });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain(`${join(root, '.planning', 'config.json')} is a directory`);
+  });
+
+  it('a valid file next to GSD keys of every shape is accepted untouched', async () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.git'));
+    mkdirSync(join(root, '.planning'));
+    const text = JSON.stringify({ mode: 'yolo', depth: 'standard', workflow: { research: true, auto_advance: 'true' }, parallelization: true, gates: {}, ralf_lite: { max_iterations: 4 } }, null, 4);
+    writeFileSync(join(root, '.planning', 'config.json'), text);
+    const r = await runCli(['config', '--json', '--cwd', root], { env: cleanEnv({ HOME: tempDir() }) });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout)).config.max_iterations).toBe(4);
+    expect(readFileSync(join(root, '.planning', 'config.json'), 'utf8')).toBe(text);
+  });
+});
