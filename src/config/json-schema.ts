@@ -1,4 +1,4 @@
-import { toJSONSchema } from 'zod';
+import { toJSONSchema } from 'zod/mini';
 import { RalfLiteConfig } from './schema.js';
 
 /**

@@ -1,26 +1,25 @@
-import type { ZodType, core } from 'zod';
+import type { core } from 'zod/mini';
 import type { Problem } from '../errors.js';
 import { RalfLiteConfig } from './schema.js';
 import { nearestKey } from './suggest.js';
 
 /** The keys the schema allows at a given path inside `ralf_lite`. */
+type AnySchema = core.$ZodType;
+
 function knownKeysAt(path: readonly PropertyKey[]): string[] {
-  let schema: ZodType = RalfLiteConfig;
+  let schema: AnySchema | undefined = RalfLiteConfig;
   for (const segment of path) {
-    schema = unwrap(schema);
-    const shape = (schema as unknown as { shape?: Record<string, ZodType> }).shape;
-    const next = shape?.[String(segment)];
-    if (!next) return [];
-    schema = next;
+    schema = shapeOf(schema)?.[String(segment)];
+    if (!schema) return [];
   }
-  const shape = (unwrap(schema) as unknown as { shape?: Record<string, ZodType> }).shape;
-  return shape ? Object.keys(shape) : [];
+  return Object.keys(shapeOf(schema) ?? {});
 }
 
-function unwrap(schema: ZodType): ZodType {
-  let s = schema as unknown as { unwrap?: () => ZodType; def?: { innerType?: ZodType } };
-  while (s.def?.innerType) s = s.def.innerType as unknown as typeof s;
-  return s as unknown as ZodType;
+/** The object shape behind optional/default wrappers, if the schema is an object. */
+function shapeOf(schema: AnySchema | undefined): Record<string, AnySchema> | undefined {
+  let def = schema?._zod.def as { innerType?: AnySchema; shape?: Record<string, AnySchema> } | undefined;
+  while (def?.innerType) def = def.innerType._zod.def as typeof def;
+  return def?.shape;
 }
 
 function describeValue(value: unknown): string {
