@@ -19,7 +19,14 @@ export interface Problem {
  * An error the user can act on. Errors are data: they carry problems and an exit
  * code, and are rendered in one place (src/cli/render-error.ts).
  */
+const BRAND = Symbol.for('ralf-lite.RalfError');
+
 export class RalfError extends Error {
+  /** Each dist/ bundle has its own copy of this class, so identity is a global-symbol brand. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+  readonly [BRAND] = true;
   readonly exitCode: ExitCodeValue;
   readonly problems: Problem[];
   /** Short machine-readable kind, e.g. `config_invalid`, `plan_invalid`, `busy`. */
