@@ -23,7 +23,7 @@ const BRAND = Symbol.for('ralf-lite.RalfError');
 
 export class RalfError extends Error {
   /** Each dist/ bundle has its own copy of this class, so identity is a global-symbol brand. */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
   readonly [BRAND] = true;

@@ -1,0 +1,3 @@
+import { slugify } from './slugify.js';
+
+process.stdout.write(`${slugify(process.argv.slice(2).join(' '))}\n`);

@@ -1,0 +1,165 @@
+/**
+ * `ralf run <target>`: decides which front-end a path is and loads it into Plans for the one
+ * loop engine. Each format module is imported only when its kind is detected, so a GSD run
+ * never loads remark/zod for formats it does not use.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { RalfError } from '../errors.js';
+import type { RalfLiteConfig } from '../config/schema.js';
+import type { Plan } from '../plan/model.js';
+import { projectRootFor } from './project-root.js';
+import type { FormatOptions, RunTarget, RunTargetKind } from './target.js';
+
+/** Reads one GSD PLAN.md into the model (`readPlan` in src/plan/read.ts; sync or async). */
+export type ReadPlan = (path: string, options: { config?: RalfLiteConfig }) => Plan | { plan: Plan } | Promise<Plan | { plan: Plan }>;
+
+export interface LoadRunTargetOptions extends FormatOptions {
+  /** The GSD plan reader; defaults to `readPlan` from src/plan/read.ts, imported on first use. */
+  readPlan?: ReadPlan;
+  /** The effective config: passed to the GSD reader; `checks.tests` is the default `tests_command`. */
+  config?: RalfLiteConfig;
+  /** Clock for write-back timestamps (tests pass a fixed one). */
+  now?: () => Date;
+}
+
+export interface DetectedTarget {
+  kind: RunTargetKind;
+  /** Absolute path of the file or directory to load (for `dir/` holding `tasks/`, the tasks dir). */
+  path: string;
+  /** For gsd-phase: the PLAN.md files in order; for task-files: the task files. */
+  files?: string[];
+}
+
+const ACCEPTED =
+  'a GSD PLAN.md, a phase directory with *-PLAN.md files, a PRD.md checklist (- [ ] items), ralph.json, requirements.json, or a directory of task files (Markdown with `status:` frontmatter)';
+
+const CHECKLIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX~]\](?:[ \t]|$)/m;
+const PLAN_FILE = /PLAN\.md$/i;
+const PHASE_PLAN_FILE = /(^|-)PLAN\.md$/i;
+
+function unsupported(path: string, message: string): RalfError {
+  return new RalfError('target_unsupported', `${path}: ${message}`, { problems: [{ file: path, message, hint: `ralf run takes ${ACCEPTED}.` }] });
+}
+
+function isTaskFileText(text: string): boolean {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(t);
+  return m !== null && /^status[ \t]*:/m.test(m[1]!);
+}
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(md|markdown)$/i.test(e.name))
+    .map((e) => join(dir, e.name))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+function taskFilesIn(dir: string): string[] {
+  return markdownFiles(dir).filter((f) => isTaskFileText(readFileSync(f, 'utf8')));
+}
+
+/** Which front-end a path is (reads only what it must to decide). Throws RalfError (exit 2). */
+export function detectRunTarget(path: string): DetectedTarget {
+  const abs = resolve(path);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new RalfError('target_not_found', `${path}: no such file or directory`, { problems: [{ file: path, message: 'not found', hint: `ralf run takes ${ACCEPTED}.` }] });
+  }
+  if (isDir) {
+    const plans = markdownFiles(abs).filter((f) => PHASE_PLAN_FILE.test(basename(f)));
+    if (plans.length > 0) return { kind: 'gsd-phase', path: abs, files: plans };
+    const tasks = taskFilesIn(abs);
+    if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks };
+    const sub = join(abs, 'tasks');
+    if (existsSync(sub) && statSync(sub).isDirectory()) {
+      const subTasks = taskFilesIn(sub);
+      if (subTasks.length > 0) return { kind: 'task-files', path: sub, files: subTasks };
+    }
+    throw unsupported(path, 'directory has no *-PLAN.md files and no task files (Markdown with `status:` in the frontmatter)');
+  }
+  const name = basename(abs);
+  const ext = extname(name).toLowerCase();
+  if (PLAN_FILE.test(name)) return { kind: 'gsd-plan', path: abs };
+  if (ext === '.json') {
+    if (/^ralph\.json$/i.test(name)) return { kind: 'ralph-json', path: abs };
+    if (/requirements\.json$/i.test(name)) return { kind: 'requirements', path: abs };
+    // Other names: decide by shape (a syntax error is reported by the format's own reader).
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''));
+    } catch {
+      throw unsupported(path, 'a .json target must be ralph.json or requirements.json (or valid JSON shaped like one)');
+    }
+    if (Array.isArray(value) || (value && typeof value === 'object' && Array.isArray((value as { requirements?: unknown }).requirements))) {
+      return { kind: 'requirements', path: abs };
+    }
+    if (value && typeof value === 'object' && 'task' in value && 'acceptance_criteria' in value) return { kind: 'ralph-json', path: abs };
+    throw unsupported(path, 'JSON is neither a ralph.json ({ "task", "acceptance_criteria" }) nor requirements ([...] or { "requirements": [...] })');
+  }
+  if (ext === '.md' || ext === '.markdown') {
+    const text = readFileSync(abs, 'utf8');
+    if (isTaskFileText(text)) return { kind: 'task-files', path: abs, files: [abs] };
+    if (CHECKLIST_ITEM.test(text)) return { kind: 'prd', path: abs };
+    throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:` frontmatter');
+  }
+  throw unsupported(path, `unsupported file type "${ext || name}"`);
+}
+
+async function defaultReadPlan(): Promise<ReadPlan> {
+  // The GSD reader (src/plan/read.ts) loads remark and the config layers: imported only for GSD targets.
+  const { readPlan } = await import('../plan/read.js');
+  return readPlan;
+}
+
+async function readGsdPlan(readPlan: ReadPlan, path: string, config: RalfLiteConfig | undefined): Promise<Plan> {
+  const result = await readPlan(path, config ? { config } : {});
+  return 'plan' in result && !('tasks' in result) ? result.plan : (result as Plan);
+}
+
+/**
+ * Loads what `ralf run <path>` should loop over. Async because the format modules (and the
+ * GSD reader) are imported on first use.
+ */
+export async function loadRunTarget(path: string, options: LoadRunTargetOptions = {}): Promise<RunTarget> {
+  const detected = detectRunTarget(path);
+  const now = options.now ?? (() => new Date());
+  const formatOptions: FormatOptions = { tests_command: options.tests_command ?? options.config?.checks?.tests };
+  const base = { source: resolve(path), project_root: projectRootFor(detected.kind, detected.path) };
+
+  switch (detected.kind) {
+    case 'gsd-plan':
+    case 'gsd-phase': {
+      const readPlan = options.readPlan ?? (await defaultReadPlan());
+      const files = detected.files ?? [detected.path];
+      const plans: Plan[] = [];
+      for (const file of files) plans.push(await readGsdPlan(readPlan, file, options.config));
+      return { kind: detected.kind, plans, ...base };
+    }
+    case 'prd': {
+      const { parsePrdChecklist, writePrdResult } = await import('./prd-checklist.js');
+      const plan = parsePrdChecklist(readFileSync(detected.path, 'utf8'), detected.path, formatOptions);
+      return { kind: 'prd', plans: [plan], onTaskResult: (p, n, r) => writePrdResult(p, n, r, now()), ...base };
+    }
+    case 'ralph-json': {
+      const { parseRalphJsonTarget } = await import('./ralph-json.js');
+      const { plan, limits } = parseRalphJsonTarget(readFileSync(detected.path, 'utf8'), detected.path, formatOptions);
+      return { kind: 'ralph-json', plans: [plan], limits, ...base };
+    }
+    case 'requirements': {
+      const { parseRequirements, writeRequirementResult, historyPathFor } = await import('./requirements.js');
+      const historyPath = historyPathFor(detected.path);
+      const history = existsSync(historyPath) ? readFileSync(historyPath, 'utf8') : undefined;
+      const plan = parseRequirements(readFileSync(detected.path, 'utf8'), detected.path, { ...formatOptions, history });
+      return { kind: 'requirements', plans: [plan], onTaskResult: (p, n, r) => writeRequirementResult(p, n, r, now()), ...base };
+    }
+    case 'task-files': {
+      const { parseTaskFiles, writeTaskFileResult } = await import('./task-files.js');
+      const files = (detected.files ?? []).map((f) => ({ path: f, text: readFileSync(f, 'utf8') }));
+      const plan = parseTaskFiles(files, detected.path, formatOptions);
+      return { kind: 'task-files', plans: [plan], onTaskResult: (p, n, r) => writeTaskFileResult(p, n, r, now()), ...base };
+    }
+  }
+}

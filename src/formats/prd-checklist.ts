@@ -1,0 +1,264 @@
+/**
+ * Front-end for a Markdown PRD checklist (the Ralph `PRD.md` loop): every `- [ ]` item is a
+ * task; `[x]` is done, `[~]` is blocked. Acceptance criteria are the item's indented
+ * sub-bullets, or a `Verify:` command on the item itself. The loop's outcome is written back
+ * by changing only the one mark character, and logged to `progress.md` beside the PRD.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { List, ListItem, Nodes, Paragraph, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { RalfError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Check, Plan, PlanTask } from '../plan/model.js';
+import { commandsAfterLabel, readCriterionText } from './criteria-text.js';
+import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
+import type { FormatOptions, TaskResult } from './target.js';
+
+export type PrdMark = ' ' | 'x' | 'X' | '~';
+
+/** One checklist item found in the source, with the offset of its mark character. */
+export interface PrdItem {
+  /** 1-based position among checklist items (the task number). */
+  number: number;
+  name: string;
+  mark: PrdMark;
+  /** Offset of the mark character inside `[ ]` in the original text. */
+  mark_offset: number;
+  line: number;
+  end_line: number;
+  /** The item's own text after the checkbox (first paragraph), lines trimmed. */
+  text_lines: string[];
+  /** Text of the item's non-checkbox sub-bullets and later paragraphs (criteria candidates). */
+  criteria_lines: Array<{ text: string; line: number }>;
+  section: string | null;
+}
+
+const CHECKBOX = /^([-*+]|\d{1,9}[.)])([ \t]+)\[([ xX~])\](?=[ \t]|\r?\n|$)/;
+const INLINE_VERIFY = /(?:^|\s)(?:verify|verified by)\s*:\s*(.+)$/i;
+
+function parseTree(text: string): Root {
+  return unified().use(remarkParse).use(remarkGfm).parse(text);
+}
+
+function sliceOf(text: string, node: Nodes): string {
+  return text.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+}
+
+/** Source lines of a node without blockquote markers, trimmed, blank lines dropped. */
+function sourceLines(raw: string): string[] {
+  return raw
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^\s*(?:>\s?)*/, '').trim())
+    .filter((l) => l !== '');
+}
+
+function headingText(text: string, node: Nodes): string {
+  return sliceOf(text, node).replace(/^#{1,6}\s*/, '').replace(/\s*#*\s*$/, '').trim();
+}
+
+/** Finds the checklist items in document order (pure; exported for write-back and tests). */
+export function findPrdItems(source: string): PrdItem[] {
+  const bom = source.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const text = bom ? source.slice(1) : source;
+  const items: PrdItem[] = [];
+  let section: string | null = null;
+
+  const checkboxOf = (item: ListItem) => {
+    const start = item.position?.start.offset ?? 0;
+    const m = CHECKBOX.exec(text.slice(start, start + 40));
+    return m ? { m, start } : null;
+  };
+
+  /** Criteria candidates: non-checkbox descendants (checkbox descendants are tasks of their own). */
+  const collectCriteria = (list: List, out: PrdItem['criteria_lines']) => {
+    for (const child of list.children) {
+      if (checkboxOf(child)) continue;
+      for (const node of child.children) {
+        if (node.type === 'list') collectCriteria(node, out);
+        else {
+          const lines = sourceLines(sliceOf(text, node));
+          const firstLine = node.position?.start.line ?? child.position?.start.line ?? 1;
+          const joined = lines.join(' ');
+          if (joined) out.push({ text: joined, line: firstLine });
+        }
+      }
+    }
+  };
+
+  const visit = (node: Nodes) => {
+    if (node.type === 'heading') {
+      section = headingText(text, node);
+      return;
+    }
+    if (node.type === 'code' || node.type === 'html') return;
+    if (node.type === 'listItem') {
+      const box = checkboxOf(node);
+      if (box) {
+        const { m, start } = box;
+        const afterMark = start + m[0].length;
+        const [first, ...rest] = node.children;
+        const criteria: PrdItem['criteria_lines'] = [];
+        let textLines: string[] = [];
+        if (first && first.type === 'paragraph') {
+          const end = (first as Paragraph).position?.end.offset ?? afterMark;
+          textLines = sourceLines(text.slice(afterMark, Math.max(afterMark, end)));
+        }
+        for (const child of first && first.type === 'paragraph' ? rest : node.children) {
+          if (child.type === 'list') collectCriteria(child, criteria);
+          else {
+            const line0 = child.position?.start.line ?? 1;
+            sourceLines(sliceOf(text, child)).forEach((l, i) => criteria.push({ text: l, line: line0 + i }));
+          }
+        }
+        const line = node.position?.start.line ?? 1;
+        items.push({
+          number: items.length + 1,
+          name: '',
+          mark: m[3] as PrdMark,
+          mark_offset: bom + start + m[1]!.length + m[2]!.length + 1,
+          line,
+          end_line: node.position?.end.line ?? line,
+          text_lines: textLines,
+          criteria_lines: criteria,
+          section,
+        });
+      }
+    }
+    if ('children' in node) for (const child of node.children as Nodes[]) visit(child);
+  };
+  visit(parseTree(text));
+
+  for (const item of items) item.name = itemName(item.text_lines[0] ?? '');
+  return items;
+}
+
+/** The task name: the item's first line without an inline `Verify:` part. */
+function itemName(firstLine: string): string {
+  const cut = firstLine.replace(INLINE_VERIFY, '').replace(/[\s—–:;,(-]+$/, '').trim();
+  return cut || firstLine.trim() || '(untitled item)';
+}
+
+function draftFor(item: PrdItem, fileName: string, options: FormatOptions): TaskDraft {
+  const checks: Check[] = [];
+  const manual: string[] = [];
+  const unrunnable: string[] = [];
+  const criteriaText: string[] = [];
+  const description: string[] = [];
+
+  // `Verify:` on the item's own text (first line, or a continuation line of the same paragraph).
+  item.text_lines.forEach((lineText, i) => {
+    const line = item.line + i;
+    const inline = INLINE_VERIFY.exec(lineText);
+    if (inline) {
+      for (const command of commandsAfterLabel(inline[1]!)) checks.push({ kind: 'command_succeeds', command, source: { element: 'verify', line } });
+      criteriaText.push(`Verify: ${inline[1]!.trim()}`);
+      return;
+    }
+    if (i === 0) return;
+    const reading = readCriterionText(lineText, { element: 'criteria', line }, options.tests_command);
+    if (reading.kind === 'checks') {
+      checks.push(...reading.checks);
+      criteriaText.push(lineText);
+    } else description.push(lineText);
+  });
+
+  for (const c of item.criteria_lines) {
+    criteriaText.push(c.text);
+    const reading = readCriterionText(c.text, { element: 'criteria', line: c.line }, options.tests_command);
+    if (reading.kind === 'checks') checks.push(...reading.checks);
+    else if (reading.kind === 'unrunnable') {
+      unrunnable.push(reading.why);
+      manual.push(c.text);
+    } else manual.push(c.text);
+  }
+
+  const allText = [...item.text_lines, ...item.criteria_lines.map((c) => c.text)].join('\n');
+  const skip =
+    item.mark === 'x' || item.mark === 'X'
+      ? `already done ([x] in ${fileName})`
+      : item.mark === '~'
+        ? `marked blocked ([~] in ${fileName}); change it to [ ] to retry`
+        : null;
+  const elements: Record<string, string> = {};
+  if (item.section) elements.section = item.section;
+  return {
+    name: item.name,
+    line: item.line,
+    end_line: item.end_line,
+    action: [item.name, ...description].join('\n'),
+    criteria_text: criteriaText.join('\n'),
+    checks,
+    manual,
+    unrunnable,
+    human_gate: humanGateInText(allText),
+    skip_reason: skip,
+    attributes: { mark: item.mark },
+    elements,
+  };
+}
+
+/** Parses a PRD checklist into the plan model (pure). `path` should be absolute. */
+export function parsePrdChecklist(text: string, path: string, options: FormatOptions = {}): Plan {
+  const fileName = basename(path);
+  const items = findPrdItems(text);
+  const tasks: PlanTask[] = items.map((item) => buildTask(item.number, draftFor(item, fileName, options), options));
+  const title = /^\uFEFF?#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? null;
+  const warnings = items.length === 0 ? [`${fileName}: no checklist items (- [ ] ...) found`] : [];
+  return buildPlan({ kind: 'prd', path, id: planIdForSource(path), objective: title, tasks, warnings });
+}
+
+/**
+ * Sets one item's mark (pure). The item is found again in the current text (the agent may have
+ * edited the file): by number and name, else by a unique name. Only the mark character changes.
+ */
+export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'>, mark: 'x' | '~' | ' '): string {
+  const items = findPrdItems(text);
+  let item = items.find((i) => i.number === task.number && i.name === task.name);
+  if (!item) {
+    const byName = items.filter((i) => i.name === task.name);
+    if (byName.length === 1) item = byName[0];
+  }
+  if (!item) {
+    throw new RalfError('writeback_failed', `cannot find checklist item ${task.number} ("${task.name}") to mark it [${mark}]`, {
+      problems: [{ message: `checklist item "${task.name}" not found (it was renamed, removed or duplicated)`, hint: `Mark it [${mark}] by hand.` }],
+    });
+  }
+  return text.slice(0, item.mark_offset) + mark + text.slice(item.mark_offset + 1);
+}
+
+/** One progress.md entry (pure). */
+export function progressEntry(task: Pick<PlanTask, 'number' | 'name'>, result: TaskResult, now: Date, eol = '\n'): string {
+  const plural = result.iterations === 1 ? '' : 's';
+  const outcome =
+    result.verdict === 'pass'
+      ? `passed after ${result.iterations} iteration${plural}; marked [x]`
+      : `stopped (${result.stop_reason ?? 'unknown'}) after ${result.iterations} iteration${plural}; marked [~]`;
+  return [`## ${now.toISOString()} — Task ${task.number}: ${task.name}`, '', `- Result: ${outcome}`, '', ''].join(eol);
+}
+
+export function progressPathFor(prdPath: string): string {
+  return join(dirname(prdPath), 'progress.md');
+}
+
+/** Write-back when a task's loop ends: mark `[x]`/`[~]` atomically, append to progress.md. */
+export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): void {
+  const task = plan.tasks.find((t) => t.number === taskNumber);
+  if (!task) throw new RalfError('writeback_failed', `${plan.path}: no task ${taskNumber}`);
+  const before = readFileSync(plan.path, 'utf8');
+  const after = setPrdMark(before, task, result.verdict === 'pass' ? 'x' : '~');
+  if (after !== before) writeFileAtomic(plan.path, after);
+
+  const eol = before.includes('\r\n') ? '\r\n' : '\n';
+  const progress = progressPathFor(plan.path);
+  let prefix = '';
+  if (!existsSync(progress)) prefix = [`# Progress`, '', `Written by \`ralf run\`: one entry per finished task of ${basename(plan.path)}.`, '', ''].join(eol);
+  else {
+    const current = readFileSync(progress, 'utf8');
+    if (current.length > 0 && !current.endsWith('\n')) prefix = `${eol}${eol}`;
+  }
+  // Appending (not rewriting) keeps notes the agent wrote to progress.md between our entries.
+  appendFileSync(progress, prefix + progressEntry(task, result, now, eol));
+}

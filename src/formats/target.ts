@@ -1,0 +1,51 @@
+/**
+ * What `ralf run <target>` loops over: one or more Plans (the same model every
+ * front-end produces, src/plan/model.ts) plus how to write a task's outcome back
+ * into the source format. One engine; each format is a small adapter to the model.
+ */
+import type { Plan } from '../plan/model.js';
+
+export type RunTargetKind = 'gsd-plan' | 'gsd-phase' | 'prd' | 'ralph-json' | 'requirements' | 'task-files';
+
+/** The outcome of one task's loop, as the run driver reports it to the format. */
+export interface TaskResult {
+  verdict: 'pass' | 'stop';
+  /** The engine's stop reason (`success`, `max_iterations`, `no_progress`, ...); null when unknown. */
+  stop_reason: string | null;
+  iterations: number;
+}
+
+/** Per-target overrides of the run's defaults (ralph.json `max_iterations`, `budget.max_tokens`). */
+export interface TargetLimits {
+  max_iterations?: number;
+  max_tokens?: number;
+}
+
+export interface RunTarget {
+  kind: RunTargetKind;
+  plans: Plan[];
+  limits?: TargetLimits;
+  /**
+   * Writes a task's outcome into the source file with the format's own marks. Called once
+   * when a task's loop ends (pass or stop). Absent for formats without status marks
+   * (GSD plans: SUMMARY.md and `.planning/ralf/` record it; ralph.json: a spec, not a log).
+   * Throws RalfError (`writeback_failed`) when the task can no longer be found in the file.
+   */
+  onTaskResult?: (plan: Plan, taskNumber: number, result: TaskResult) => void;
+  /** Absolute path of what the user named (file or directory). */
+  source: string;
+  /**
+   * The directory the engine treats as the project: it runs the agent and the checks there and
+   * keeps state under `<project_root>/.planning/ralf/<plan-id>.json`. See docs/FORMATS.md.
+   */
+  project_root: string;
+}
+
+/** Options shared by the parsers (pure: no files read, no config loaded). */
+export interface FormatOptions {
+  /**
+   * The project's test command (config `checks.tests`, or GSD `workflow.test_command`). Used for
+   * `tests_pass` criteria without a command, and to verify tasks that have no executable criteria.
+   */
+  tests_command?: string | undefined;
+}

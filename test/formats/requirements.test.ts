@@ -1,0 +1,147 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RalfError } from '../../src/errors.js';
+import { historyLine, markRequirementDone, parseHistory, parseRequirements, writeRequirementResult } from '../../src/formats/requirements.js';
+import { repoRoot, tempDir } from '../helpers/cli.js';
+
+const dir = join(repoRoot, 'examples/requirements');
+const example = join(dir, 'requirements.json');
+const NOW = new Date('2026-02-03T04:05:06.000Z');
+
+function errorOf(fn: () => unknown): RalfError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof RalfError) return err;
+    throw err;
+  }
+  throw new Error('expected a RalfError');
+}
+
+describe('parseRequirements: the example', () => {
+  const plan = parseRequirements(readFileSync(example, 'utf8'), example, { history: readFileSync(join(dir, 'history.jsonl'), 'utf8') });
+
+  it('makes one task per requirement with decisions', () => {
+    expect(plan.id).toBe('requirements.json');
+    expect(plan.objective).toBe('stats: small statistics helpers');
+    expect(plan.tasks.map((t) => [t.number, t.name, t.line, t.decision])).toEqual([
+      [1, 'REQ-1: mean()', 4, 'skip'],
+      [2, 'REQ-2: median()', 12, 'loop'],
+      [3, 'REQ-3: CLI', 20, 'loop'],
+      [4, 'REQ-4: Fast enough', 31, 'skip'],
+      [5, 'REQ-5: Sign-off', 38, 'refuse'],
+    ]);
+    expect(plan.tasks[0]!.reason).toBe('already done (status "done" in requirements.json)');
+    expect(plan.tasks[3]!.reason).toMatch(/^not objectively verifiable/);
+    expect(plan.tasks[3]!.manual).toEqual(['Feels instant']);
+    expect(plan.tasks[4]!.type).toBe('checkpoint:human-verify');
+  });
+
+  it('reads verify commands, acceptance strings and typed acceptance objects', () => {
+    expect(plan.tasks[1]!.checks).toEqual([{ kind: 'command_succeeds', command: 'node tests/median.check.mjs', source: { element: 'requirements[1].verify[0]', line: 17 } }]);
+    expect(plan.tasks[2]!.checks).toEqual([
+      { kind: 'file_exists', path: 'bin/stats.mjs', source: { element: 'requirements[2].acceptance[0]', line: 26 } },
+      { kind: 'command_succeeds', command: 'test "$(node bin/stats.mjs 1 2 3 10)" = "mean=4 median=2.5"', source: { element: 'requirements[2].acceptance[1]', line: 27 } },
+      { kind: 'contains_text', path: 'bin/stats.mjs', text: '../src/stats.mjs', source: { element: 'requirements[2].acceptance[2]', line: 28 } },
+    ]);
+    expect(plan.tasks[1]!.attributes).toEqual({ id: 'REQ-2', status: 'pending', index: '1' });
+    expect(plan.tasks[1]!.elements.action).toMatch(/^median\(\)\n\nExport median/);
+  });
+
+  it('gives the agent the recent history of a requirement', () => {
+    expect(plan.tasks[0]!.elements.history).toBe(
+      '2026-01-10T09:00:00.000Z failure: mean([]) returned 0 instead of NaN\n2026-01-10T09:05:00.000Z success: passed after 2 iterations',
+    );
+    expect(plan.tasks[1]!.elements.history).toBeUndefined();
+  });
+});
+
+describe('parseRequirements: shapes and errors', () => {
+  const path = '/x/requirements.json';
+
+  it('accepts a top-level array, numeric ids and title-less descriptions', () => {
+    const plan = parseRequirements('[{"id": 7, "description": "Do it", "verify": "true"}]', path);
+    expect(plan.tasks[0]).toMatchObject({ name: '7: Do it', decision: 'loop', attributes: { id: '7', status: 'pending' } });
+    expect(plan.objective).toBeNull();
+  });
+
+  it('names file, key path and line for bad requirements, collecting all problems', () => {
+    const text = '{\n  "requirements": [\n    { "id": "A", "title": "x", "acceptance": [{ "type": "http_ok" }] },\n    { "title": "no id" },\n    { "id": "A", "description": "dup", "verify": "true" }\n  ]\n}\n';
+    const err = errorOf(() => parseRequirements(text, path));
+    expect(err.kind).toBe('requirements_invalid');
+    expect(err.exitCode).toBe(2);
+    expect(err.problems.map((p) => [p.key, p.line, p.message])).toEqual([
+      ['requirements[0].acceptance[0].type', 3, 'unknown acceptance criterion type'],
+      ['requirements[1].id', 4, 'missing required key'],
+      ['requirements[2].id', 5, 'duplicate requirement id "A" (first at requirements[0])'],
+    ]);
+    expect(err.problems[0]!.hint).toBe('valid types: file_exists, command_succeeds, contains_text, tests_pass, min_lines');
+  });
+
+  it('rejects JSON that is not a requirements list', () => {
+    expect(errorOf(() => parseRequirements('{"items": []}', path)).problems[0]).toMatchObject({ message: 'expected an array of requirements, or an object with a "requirements" array' });
+    expect(errorOf(() => parseRequirements('[{"id": "a",}]', path)).problems[0]).toMatchObject({ line: 1, column: 13, message: 'invalid JSON: trailing comma before "}"' });
+  });
+
+  it('skips statuses other than pending/done with the reason', () => {
+    const plan = parseRequirements('[{"id": "a", "title": "t", "status": "wontfix", "verify": "true"}]', path);
+    expect(plan.tasks[0]!.reason).toBe('status "wontfix"; only pending requirements run (set "status": "pending" to retry)');
+  });
+
+  it('parses history leniently', () => {
+    const { entries, warnings } = parseHistory('{"timestamp":"t","requirement_id":"A","success":true,"message":"m"}\nnot json\n\n{"x":1}\n', '/x/history.jsonl');
+    expect(entries).toEqual([{ timestamp: 't', requirement_id: 'A', success: true, message: 'm', line: 1 }]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^\/x\/history\.jsonl:2: ignored history line/);
+  });
+});
+
+describe('write-back', () => {
+  it('changes only the status value, keeping formatting and unknown keys', () => {
+    const text = readFileSync(example, 'utf8');
+    const after = markRequirementDone(text, example, 'REQ-2');
+    expect(after).toBe(text.replace('"status": "pending",\n      "verify": ["node tests/median.check.mjs"]', '"status": "done",\n      "verify": ["node tests/median.check.mjs"]'));
+  });
+
+  it('adds a missing status member in the file\'s own indentation (tabs, CRLF, single-line objects)', () => {
+    const tabs = '\uFEFF[\r\n\t{\r\n\t\t"id": "a",\r\n\t\t"title": "T",\r\n\t\t"x-custom": {"keep": [1, 2.50]}\r\n\t},\r\n\t{ "id": "b", "title": "B" }\r\n]\r\n';
+    expect(markRequirementDone(tabs, '/x/r.json', 'a')).toBe(tabs.replace('{"keep": [1, 2.50]}\r\n', '{"keep": [1, 2.50]},\r\n\t\t"status": "done"\r\n'));
+    expect(markRequirementDone(tabs, '/x/r.json', 'b')).toBe(tabs.replace('{ "id": "b", "title": "B" }', '{ "id": "b", "title": "B", "status": "done" }'));
+  });
+
+  it('finds the requirement by id after the agent reordered the file', () => {
+    const text = '[\n  {"id": "b", "title": "B", "status": "pending"},\n  {"id": "a", "title": "A", "status": "pending"}\n]';
+    expect(markRequirementDone(text, '/x/r.json', 'a')).toBe(text.replace('"A", "status": "pending"', '"A", "status": "done"'));
+    expect(() => markRequirementDone(text, '/x/r.json', 'zzz')).toThrow(/requirement "zzz" not found/);
+  });
+
+  it('writes status atomically on pass and appends one history line per finished loop', () => {
+    const tmp = tempDir();
+    const file = join(tmp, 'requirements.json');
+    copyFileSync(example, file);
+    writeFileSync(join(tmp, 'history.jsonl'), '{"timestamp":"t","requirement_id":"REQ-1","success":true,"message":"m"}');
+    const before = readFileSync(file, 'utf8');
+    const plan = parseRequirements(before, file);
+    writeRequirementResult(plan, 2, { verdict: 'pass', stop_reason: 'success', iterations: 2 }, NOW);
+    writeRequirementResult(plan, 3, { verdict: 'stop', stop_reason: 'repeated_fingerprint', iterations: 2 }, NOW);
+    expect(readFileSync(file, 'utf8')).toBe(markRequirementDone(before, file, 'REQ-2'));
+    const lines = readFileSync(join(tmp, 'history.jsonl'), 'utf8').split('\n');
+    expect(lines).toEqual([
+      '{"timestamp":"t","requirement_id":"REQ-1","success":true,"message":"m"}',
+      historyLine('REQ-2', { verdict: 'pass', stop_reason: 'success', iterations: 2 }, NOW),
+      historyLine('REQ-3', { verdict: 'stop', stop_reason: 'repeated_fingerprint', iterations: 2 }, NOW),
+      '',
+    ]);
+    expect(JSON.parse(lines[2]!)).toEqual({
+      timestamp: '2026-02-03T04:05:06.000Z',
+      requirement_id: 'REQ-3',
+      success: false,
+      message: 'stopped (repeated_fingerprint) after 2 iterations',
+      iterations: 2,
+      stop_reason: 'repeated_fingerprint',
+      source: 'ralf',
+    });
+    expect(parseRequirements(readFileSync(file, 'utf8'), file).tasks[1]!.decision).toBe('skip');
+  });
+});

@@ -1,0 +1,165 @@
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RalfError } from '../../src/errors.js';
+import { updateFrontmatter } from '../../src/formats/frontmatter-lines.js';
+import { parseTaskFiles, writeTaskFileResult, type TaskFile } from '../../src/formats/task-files.js';
+import { repoRoot, tempDir } from '../helpers/cli.js';
+
+const tasksDir = join(repoRoot, 'examples/task-files/tasks');
+const NOW = new Date('2026-02-03T04:05:06.000Z');
+
+function load(dir: string): TaskFile[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => ({ path: join(dir, f), text: readFileSync(join(dir, f), 'utf8') }));
+}
+
+function errorOf(fn: () => unknown): RalfError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof RalfError) return err;
+    throw err;
+  }
+  throw new Error('expected a RalfError');
+}
+
+describe('parseTaskFiles: the example', () => {
+  const plan = parseTaskFiles(load(tasksDir), tasksDir);
+
+  it('is one plan for the directory, a task per file in name order', () => {
+    expect(plan.id).toBe('tasks');
+    expect(plan.path).toBe(tasksDir);
+    expect(plan.frontmatter.extra.format).toBe('task-files');
+    expect(plan.tasks.map((t) => [t.number, t.name, t.decision, t.attributes.id])).toEqual([
+      [1, 'Set up the package', 'skip', 'T-001'],
+      [2, 'parseDuration()', 'loop', 'T-002'],
+      [3, 'formatDuration()', 'loop', 'T-003'],
+      [4, 'Publish 1.0', 'refuse', 'T-004'],
+      [5, 'Localised unit names', 'skip', 'T-005'],
+    ]);
+  });
+
+  it('reads verify commands, typed criteria and files with their lines', () => {
+    const [, parse, format] = plan.tasks;
+    expect(parse!.checks).toEqual([{ kind: 'command_succeeds', command: 'node tests/parse.check.mjs', source: { element: 'verify', line: 6 } }]);
+    expect(parse!.files).toEqual(['src/duration.mjs']);
+    expect(parse!.attributes.file).toBe(join(tasksDir, '002-parse-duration.md'));
+    expect(parse!.elements.action).toMatch(/^# parseDuration\(\)\n\nExport `parseDuration\(text\)`/);
+    expect(format!.checks).toEqual([
+      { kind: 'command_succeeds', command: 'node tests/format.check.mjs', source: { element: 'verify', line: 6 } },
+      { kind: 'contains_text', path: 'src/duration.mjs', text: 'export function formatDuration', source: { element: 'acceptance_criteria[0]', line: 8 } },
+    ]);
+  });
+
+  it('explains skips and refusals', () => {
+    expect(plan.tasks[0]!.reason).toBe('already Done (001-setup.md)');
+    expect(plan.tasks[3]!.reason).toBe('checkpoint:human-action tasks need a human; never wrapped or auto-approved');
+    expect(plan.tasks[4]!.reason).toBe('status "Draft"; only Approved tasks run');
+  });
+});
+
+describe('parseTaskFiles: edge cases', () => {
+  const file = (name: string, text: string): TaskFile => ({ path: `/t/${name}`, text });
+
+  it('orders numerically, ignores non-task Markdown, handles CRLF, BOM and unicode', () => {
+    const plan = parseTaskFiles(
+      [
+        file('10-b.md', '---\r\nstatus: approved\r\nverify: "true"\r\n---\r\n# Ünïcode tâche ✓\r\n'),
+        file('README.md', '# Tasks\n'),
+        file('9-a.md', '\uFEFF---\nstatus: Rejected\nstop_reason: no_progress\n---\nbody\n'),
+      ],
+      '/t',
+    );
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.reason])).toEqual([
+      ['9-a', 'skip', 'Rejected (no_progress); set status: Approved to retry'],
+      ['Ünïcode tâche ✓', 'loop', '1 executable check'],
+    ]);
+    expect(plan.warnings).toEqual(['README.md: no `status:` in the frontmatter; not a task file (ignored)']);
+  });
+
+  it('treats checkpoint: true / objects as human gates and none/false as no gate', () => {
+    const plan = parseTaskFiles(
+      [
+        file('1.md', '---\nstatus: Approved\ncheckpoint: true\nverify: "true"\n---\n'),
+        file('2.md', '---\nstatus: Approved\ncheckpoint:\n  type: decision\n  options: [a, b]\nverify: "true"\n---\n'),
+        file('3.md', '---\nstatus: Approved\ncheckpoint: false\nverify: "true"\n---\n'),
+        file('4.md', '---\nstatus: Approved\n---\nNo verify here.\n'),
+      ],
+      '/t',
+    );
+    expect(plan.tasks.map((t) => [t.decision, t.type])).toEqual([
+      ['refuse', 'checkpoint:human-verify'],
+      ['refuse', 'checkpoint:decision'],
+      ['loop', 'auto'],
+      ['skip', 'auto'],
+    ]);
+    expect(plan.tasks[3]!.reason).toMatch(/^not objectively verifiable/);
+  });
+
+  it('reports bad YAML and unknown criterion types with file and line', () => {
+    const bad = errorOf(() => parseTaskFiles([file('1.md', '---\nstatus: Approved\nverify: [oops\n---\n')], '/t'));
+    expect(bad.kind).toBe('task_file_invalid');
+    expect(bad.problems[0]).toMatchObject({ file: '/t/1.md' });
+    expect(bad.problems[0]!.line).toBeGreaterThanOrEqual(3);
+    const unknown = errorOf(() => parseTaskFiles([file('1.md', '---\nstatus: Approved\nacceptance_criteria:\n  - type: ping\n---\n')], '/t'));
+    expect(unknown.problems[0]).toMatchObject({ file: '/t/1.md', key: 'acceptance_criteria[0].type', line: 4, message: 'unknown acceptance criterion type' });
+    expect(unknown.problems[0]!.hint).toContain('file_exists, command_succeeds, contains_text, tests_pass');
+  });
+});
+
+describe('updateFrontmatter', () => {
+  it('rewrites only the changed lines and keeps the body bytes', () => {
+    const text = '---\r\nid: 1\r\nstatus: "Approved"   # set by PM\r\nverify:\r\n  - make\r\n---\r\nBody  with trailing spaces  \r\n\r\n---\r\nstatus: not frontmatter\r\n';
+    const out = updateFrontmatter(text, [
+      ['status', 'Done'],
+      ['completed_at', '2026-02-03T04:05:06.000Z'],
+      ['iterations', 2],
+      ['stop_reason', null],
+    ]);
+    expect(out).toBe('---\r\nid: 1\r\nstatus: "Done"   # set by PM\r\ncompleted_at: "2026-02-03T04:05:06.000Z"\r\niterations: 2\r\nverify:\r\n  - make\r\n---\r\nBody  with trailing spaces  \r\n\r\n---\r\nstatus: not frontmatter\r\n');
+  });
+
+  it('replaces and removes multi-line values, keeps mixed line endings of untouched lines', () => {
+    const text = '---\nstatus: Rejected\r\nstop_reason: >\n  no_progress\n  again\nrejected_at: x\nkeep: 1\r\n---\nbody';
+    const out = updateFrontmatter(text, [['status', 'Done'], ['stop_reason', null], ['rejected_at', null], ['iterations', 1]]);
+    expect(out).toBe('---\nstatus: Done\r\niterations: 1\nkeep: 1\r\n---\nbody');
+  });
+
+  it('inserts before the closing line when there is no status key, and quotes YAML-ambiguous values', () => {
+    expect(updateFrontmatter('---\ntitle: t\n---\n', [['state', 'yes'], ['n', 'a: b']])).toBe('---\ntitle: t\nstate: "yes"\nn: "a: b"\n---\n');
+  });
+});
+
+describe('writeTaskFileResult', () => {
+  it('moves Approved → Done / Rejected, touching only frontmatter lines', () => {
+    const dir = tempDir();
+    cpSync(tasksDir, join(dir, 'tasks'), { recursive: true });
+    const tasks = join(dir, 'tasks');
+    const plan = parseTaskFiles(load(tasks), tasks);
+    const parsePath = join(tasks, '002-parse-duration.md');
+    const formatPath = join(tasks, '003-format-duration.md');
+    const parseBefore = readFileSync(parsePath, 'utf8');
+    const formatBefore = readFileSync(formatPath, 'utf8');
+
+    writeTaskFileResult(plan, 2, { verdict: 'pass', stop_reason: 'success', iterations: 2 }, NOW);
+    writeTaskFileResult(plan, 3, { verdict: 'stop', stop_reason: 'max_iterations', iterations: 3 }, NOW);
+
+    expect(readFileSync(parsePath, 'utf8')).toBe(parseBefore.replace('status: Approved\n', 'status: Done\ncompleted_at: "2026-02-03T04:05:06.000Z"\niterations: 2\n'));
+    expect(readFileSync(formatPath, 'utf8')).toBe(
+      formatBefore.replace('status: Approved\n', 'status: Rejected\nrejected_at: "2026-02-03T04:05:06.000Z"\nstop_reason: max_iterations\niterations: 3\n'),
+    );
+    const again = parseTaskFiles(load(tasks), tasks);
+    expect(again.tasks[1]!.reason).toBe('already Done (002-parse-duration.md)');
+    expect(again.tasks[2]!.reason).toBe('Rejected (max_iterations); set status: Approved to retry');
+
+    // Re-approved and passing later: the stale rejection lines go, the rest stays.
+    const reapproved = readFileSync(formatPath, 'utf8').replace('status: Rejected', 'status: Approved');
+    const plan2 = parseTaskFiles([{ path: formatPath, text: reapproved }], formatPath);
+    expect(plan2.id).toBe('003-format-duration');
+    writeFileSync(formatPath, reapproved);
+    writeTaskFileResult(plan2, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 }, NOW);
+    expect(readFileSync(formatPath, 'utf8')).toBe(formatBefore.replace('status: Approved\n', 'status: Done\ncompleted_at: "2026-02-03T04:05:06.000Z"\niterations: 1\n'));
+  });
+});
