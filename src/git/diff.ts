@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { runGit } from './run-git.js';
+import { projectPathspecs } from './pathspec.js';
+
+export type ChangeStatus = 'A' | 'M' | 'D' | 'R';
+
+export interface FileChange {
+  status: ChangeStatus;
+  /** Path relative to the project root (the new path for a rename). */
+  path: string;
+  /** The old path of a rename. */
+  old_path?: string;
+}
+
+/**
+ * Files that differ between two tree-ishes (trees or commits), as name-status with
+ * rename detection, limited to `paths` (git pathspecs relative to `root`) when given.
+ * Paths are relative to `root`; `.planning/ralf` is never included. An empty
+ * `paths` list selects nothing.
+ */
+export async function changedFiles(
+  root: string,
+  fromTree: string,
+  toTree: string,
+  paths?: string[],
+): Promise<FileChange[]> {
+  const specs = projectPathspecs(paths);
+  if (specs === null) return [];
+  const r = await runGit(
+    ['diff-tree', '-r', '-z', '--name-status', '--find-renames', '--relative', '--no-ext-diff', fromTree, toTree, '--', ...specs],
+    { cwd: root },
+  );
+  const fields = r.stdout.toString('utf8').split('\0');
+  const changes: FileChange[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const status = fields[i++];
+    if (!status) continue;
+    const letter = status[0];
+    if (letter === 'R' || letter === 'C') {
+      const oldPath = fields[i++] ?? '';
+      const newPath = fields[i++] ?? '';
+      // A copy leaves the source in place: for us it is just a new file.
+      changes.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath } : { status: 'A', path: newPath });
+      continue;
+    }
+    const path = fields[i++] ?? '';
+    changes.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path });
+  }
+  return changes;
+}
+
+/** `git diff-tree` raw output: modes and full blob ids, no rename detection, root-relative paths. */
+function rawDiffArgs(fromTree: string, toTree: string, specs: string[]): string[] {
+  return ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', '--relative', fromTree, toTree, '--', ...specs];
+}
+
+export interface RawChange {
+  status: 'A' | 'M' | 'D' | 'T';
+  path: string;
+  old_mode: string;
+  new_mode: string;
+}
+
+/** Raw diff (modes, no rename detection) between two tree-ishes; used by restore. */
+export async function rawChanges(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<RawChange[]> {
+  const specs = projectPathspecs(paths);
+  if (specs === null) return [];
+  const r = await runGit(rawDiffArgs(fromTree, toTree, specs), { cwd: root });
+  const fields = r.stdout.toString('utf8').split('\0');
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // `:100644 100644 <old sha> <new sha> M` then the path.
+    const meta = (fields[i] ?? '').replace(/^:/, '').split(' ');
+    const status = (meta[4] ?? 'M')[0] as RawChange['status'];
+    changes.push({ status, path: fields[i + 1] ?? '', old_mode: meta[0] ?? '', new_mode: meta[1] ?? '' });
+  }
+  return changes;
+}
+
+/**
+ * A stable hash (sha256 hex) of the difference between two tree-ishes for `paths`,
+ * or null when there is none. It hashes git's raw diff (paths, modes and full blob
+ * ids on both sides), which determines the content diff exactly but does not depend
+ * on diff settings (algorithm, context, colours) and costs no content diffing.
+ */
+export async function diffFingerprint(
+  root: string,
+  fromTree: string,
+  toTree: string,
+  paths?: string[],
+): Promise<string | null> {
+  const specs = projectPathspecs(paths);
+  if (specs === null) return null;
+  const r = await runGit(rawDiffArgs(fromTree, toTree, specs), { cwd: root });
+  if (r.stdout.length === 0) return null;
+  return createHash('sha256').update(r.stdout).digest('hex');
+}

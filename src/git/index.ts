@@ -1,0 +1,14 @@
+export { isGitRepo, repoRoot, headCommit } from './repo.js';
+export { snapshotWorkingTree } from './snapshot.js';
+export { changedFiles, diffFingerprint, rawChanges } from './diff.js';
+export type { FileChange, ChangeStatus, RawChange } from './diff.js';
+export { rule4Findings, isMigrationPath, isSchemaPath } from './rule4.js';
+export type { Rule4Input } from './rule4.js';
+export { restoreTree } from './restore.js';
+export type { RestoreResult } from './restore.js';
+export { addedDependencies, dependencyNames, manifestKind } from './manifests.js';
+export type { ManifestKind } from './manifests.js';
+export { isDeclared, globToRegExp } from './path-match.js';
+export { runGit, gitText, GitError } from './run-git.js';
+export type { GitOptions, GitResult } from './run-git.js';
+export { RALF_STATE_DIR } from './pathspec.js';

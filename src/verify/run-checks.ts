@@ -1,0 +1,153 @@
+import type { Check } from '../plan/model.js';
+import type { CheckResult } from '../engine/types.js';
+import { describeCheck } from './describe.js';
+import { isFileCheck, runFileCheck } from './file-checks.js';
+import { runCommand } from './run-command.js';
+
+/**
+ * One check's raw result: the contract's `CheckResult` before fingerprinting and
+ * test-name parsing (done by the engine). `output_tail` holds the head and tail of
+ * the combined output, joined by an omission marker when the middle was dropped.
+ */
+export type RawCheckResult = Omit<CheckResult, 'fingerprint' | 'failing_tests'> & {
+  /** The run was aborted (`signal`) while this check ran, or before it started. */
+  interrupted?: boolean;
+  /** Bytes of output the check produced in total (only head and tail are kept). */
+  output_bytes?: number;
+};
+
+export interface RunChecksOptions {
+  /** Project root: shell commands run here, file-check paths resolve against it. */
+  cwd: string;
+  /** Per-check timeout; `0` or non-finite disables it. */
+  timeoutMs: number;
+  /** Skip the checks after the first failing one (recorded `skipped: true, passed: false`). */
+  stopOnFirstFailure: boolean;
+  /** Bytes of output kept per check: a quarter from the head, the rest from the tail. Default 64 KiB. */
+  maxOutputBytes?: number;
+  /** Extra environment for shell checks, merged over `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting kills the running check's process tree and marks it (and the rest) interrupted. */
+  signal?: AbortSignal;
+  onCheckStart?: (index: number, check: Check) => void;
+  /** Between SIGTERM and SIGKILL. Default 2000 ms. */
+  killGraceMs?: number;
+  /** How long to wait for output to close after the shell exited (daemons). Default 1500 ms. */
+  exitGraceMs?: number;
+}
+
+export const DEFAULT_HEAD_BYTES = 16 * 1024;
+export const DEFAULT_TAIL_BYTES = 48 * 1024;
+
+export function outputBudget(maxOutputBytes?: number): { headBytes: number; tailBytes: number } {
+  if (maxOutputBytes === undefined || !Number.isFinite(maxOutputBytes)) {
+    return { headBytes: DEFAULT_HEAD_BYTES, tailBytes: DEFAULT_TAIL_BYTES };
+  }
+  const max = Math.max(0, Math.floor(maxOutputBytes));
+  const headBytes = Math.floor(max / 4);
+  return { headBytes, tailBytes: max - headBytes };
+}
+
+function notRun(index: number, check: Check, interrupted: boolean): RawCheckResult {
+  return {
+    index,
+    kind: check.kind,
+    command: describeCheck(check),
+    passed: false,
+    skipped: true,
+    exit_code: null,
+    signal: null,
+    timed_out: false,
+    duration_ms: 0,
+    output_tail: '',
+    ...(interrupted ? { interrupted: true } : {}),
+  };
+}
+
+/**
+ * Runs a task's checks in plan order and records each one. By default every check
+ * runs (so progress can be measured across checks); with `stopOnFirstFailure` the
+ * rest are recorded as skipped. A failing check is a result, never an exception.
+ */
+export async function runChecks(checks: Check[], options: RunChecksOptions): Promise<RawCheckResult[]> {
+  const { headBytes, tailBytes } = outputBudget(options.maxOutputBytes);
+  const results: RawCheckResult[] = [];
+  let stop: 'failed' | 'interrupted' | null = null;
+
+  for (const [index, check] of checks.entries()) {
+    if (stop === null && options.signal?.aborted) stop = 'interrupted';
+    if (stop !== null) {
+      results.push(notRun(index, check, stop === 'interrupted'));
+      continue;
+    }
+    options.onCheckStart?.(index, check);
+    const result = await runOne(index, check, options, headBytes, tailBytes);
+    results.push(result);
+    if (result.interrupted) stop = 'interrupted';
+    else if (!result.passed && options.stopOnFirstFailure) stop = 'failed';
+  }
+  return results;
+}
+
+async function runOne(
+  index: number,
+  check: Check,
+  options: RunChecksOptions,
+  headBytes: number,
+  tailBytes: number,
+): Promise<RawCheckResult> {
+  const command = describeCheck(check);
+  if (isFileCheck(check)) {
+    const started = performance.now();
+    const outcome = await runFileCheck(check, options.cwd);
+    return {
+      index,
+      kind: check.kind,
+      command,
+      passed: outcome.passed,
+      exit_code: null,
+      signal: null,
+      timed_out: false,
+      duration_ms: Math.round(performance.now() - started),
+      output_tail: outcome.message,
+    };
+  }
+  if (check.command.trim() === '') {
+    // `sh -c ''` exits 0: an empty check must not pass vacuously.
+    return {
+      index,
+      kind: check.kind,
+      command,
+      passed: false,
+      exit_code: null,
+      signal: null,
+      timed_out: false,
+      duration_ms: 0,
+      output_tail: 'empty command: nothing to run',
+    };
+  }
+  const outcome = await runCommand(check.command, {
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs,
+    headBytes,
+    tailBytes,
+    env: options.env,
+    signal: options.signal,
+    killGraceMs: options.killGraceMs,
+    exitGraceMs: options.exitGraceMs,
+  });
+  const passed = outcome.exit_code === 0 && !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
+  return {
+    index,
+    kind: check.kind,
+    command,
+    passed,
+    exit_code: outcome.exit_code,
+    signal: outcome.signal,
+    timed_out: outcome.timed_out,
+    duration_ms: outcome.duration_ms,
+    output_tail: outcome.output,
+    output_bytes: outcome.output_bytes,
+    ...(outcome.interrupted ? { interrupted: true } : {}),
+  };
+}

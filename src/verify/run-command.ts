@@ -1,0 +1,228 @@
+import { constants as osConstants } from 'node:os';
+import type { Readable } from 'node:stream';
+import { HeadTailBuffer } from './output-buffer.js';
+import { signalProcessGroup } from './process-group.js';
+
+export interface RunCommandOptions {
+  /** Working directory (the project root). */
+  cwd: string;
+  /** Kill the check's process tree after this long; `0`/non-finite: no timeout. */
+  timeoutMs: number;
+  /** Bytes of output kept from the start and from the end. */
+  headBytes: number;
+  tailBytes: number;
+  /** Extra environment, merged over `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Aborting kills the process tree; the outcome is marked `interrupted`. */
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL when killing the tree. Default 2000. */
+  killGraceMs?: number;
+  /**
+   * How long to wait for the output pipe to close once the shell has exited. A
+   * daemon forked by the check can hold the pipe open forever; after this grace the
+   * group is killed and the pipe abandoned. Default 1500.
+   */
+  exitGraceMs?: number;
+}
+
+export interface CommandOutcome {
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  interrupted: boolean;
+  duration_ms: number;
+  /** Head and tail of the interleaved stdout+stderr. */
+  output: string;
+  /** All bytes the check wrote (kept or not). */
+  output_bytes: number;
+  /** Set when the shell could not be started at all. */
+  spawn_error?: string;
+}
+
+const DEFAULT_KILL_GRACE_MS = 2000;
+const DEFAULT_EXIT_GRACE_MS = 1500;
+/** After SIGKILL, how long to wait for the exit event before giving up on the process. */
+const GIVE_UP_AFTER_KILL_MS = 5000;
+
+const SIGNAL_NAMES = new Map<number, string>(
+  Object.entries(osConstants.signals).map(([name, num]) => [num as number, name]),
+);
+
+/**
+ * The shell reports a child killed by signal N as exit status 128+N (dash does not
+ * `exec` the last command), so `node crash.js` dying of SIGSEGV reaches us as exit
+ * 139. Record the signal name for it too; the exit code stays as reported.
+ */
+export function signalFromShellStatus(code: number | null): string | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  return SIGNAL_NAMES.get(code - 128) ?? null;
+}
+
+/**
+ * Runs one shell command as a check: `/bin/sh -c <command>` in its own process
+ * group, stdin ignored, stdout and stderr interleaved (in write order) into one
+ * bounded buffer.
+ * Never rejects: failures, timeouts and signals are part of the outcome.
+ *
+ * Lifecycle: the check is done when the shell has exited AND its output pipe has
+ * closed, or when the pipe is still held open `exitGraceMs` after the exit (a
+ * daemon): then the group is killed and the pipe abandoned. A timeout or an abort
+ * sends SIGTERM to the group, SIGKILL after `killGraceMs`. Once done, anything
+ * still in the group is sent SIGTERM (then SIGKILL), so no check leaves processes
+ * behind; processes that started their own session (real daemons) are untouched.
+ */
+export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandOutcome> {
+  const started = performance.now();
+  const output = new HeadTailBuffer(options.headBytes, options.tailBytes);
+  const elapsed = () => Math.round(performance.now() - started);
+  const base = { exit_code: null, signal: null, timed_out: false, duration_ms: 0, output: '', output_bytes: 0 };
+
+  if (options.signal?.aborted) return { ...base, interrupted: true };
+
+  // Lazy: execa is only loaded when a check actually spawns.
+  const { execa } = await import('execa');
+  // `exec 2>&1` (same line, so the shell's line numbers stay right) makes stderr the same
+  // pipe as stdout: the output keeps the exact order of writes, which two merged pipes
+  // (execa's `all`) cannot. `all` still collects anything the shell printed first.
+  const subprocess = execa('/bin/sh', ['-c', `exec 2>&1; ${command}`], {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    detached: true,
+    cleanup: false,
+    stripFinalNewline: false,
+  });
+
+  const pid = subprocess.pid;
+  const all = subprocess.all as Readable | undefined;
+  if (pid === undefined || all === undefined) {
+    const result = (await subprocess) as { originalMessage?: string; message?: string };
+    const reason = result.originalMessage || result.message || 'unknown error';
+    const message = `could not start /bin/sh in ${options.cwd}: ${reason}`;
+    return { ...base, interrupted: false, duration_ms: elapsed(), output: message, spawn_error: message };
+  }
+
+  const pgid: number = pid;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const exitGraceMs = options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS;
+
+  return new Promise<CommandOutcome>((resolve) => {
+    let exitCode: number | null = null;
+    let exitSignal: string | null = null;
+    let exited = false;
+    let outputClosed = false;
+    let timedOut = false;
+    let interrupted = false;
+    let terminating = false;
+    let finished = false;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, ms);
+      timers.add(t);
+      return t;
+    };
+
+    // If the runner itself exits mid-check, the detached tree must not outlive it.
+    const onRunnerExit = () => signalProcessGroup(pgid, 'SIGKILL');
+    process.on('exit', onRunnerExit);
+
+    const abandonOutput = () => {
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+      all.destroy();
+    };
+
+    const terminate = () => {
+      if (terminating || finished) return;
+      terminating = true;
+      signalProcessGroup(pgid, 'SIGTERM');
+      later(killGraceMs, () => {
+        signalProcessGroup(pgid, 'SIGKILL');
+        // A process that survives SIGKILL (uninterruptible I/O): stop waiting for it.
+        later(GIVE_UP_AFTER_KILL_MS, () => {
+          exited = true;
+          abandonOutput();
+          finish();
+        });
+      });
+    };
+
+    const onAbort = () => {
+      interrupted = true;
+      terminate();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    if (Number.isFinite(options.timeoutMs) && options.timeoutMs > 0) {
+      later(options.timeoutMs, () => {
+        timedOut = true;
+        terminate();
+      });
+    }
+
+    all.on('data', (chunk: Uint8Array | string) => output.push(chunk));
+    all.on('error', () => {
+      /* read errors end the stream; the exit status is what counts */
+    });
+    all.once('close', () => {
+      outputClosed = true;
+      finish();
+    });
+
+    subprocess.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      exitCode = code;
+      exitSignal = signal;
+      exited = true;
+      if (!outputClosed) {
+        later(exitGraceMs, () => {
+          // Something the check started still holds the pipe: end it and move on.
+          signalProcessGroup(pgid, 'SIGTERM');
+          const kill = setTimeout(() => signalProcessGroup(pgid, 'SIGKILL'), killGraceMs);
+          kill.unref();
+          abandonOutput();
+        });
+      }
+      finish();
+    });
+
+    function finish(): void {
+      if (finished || !exited || !outputClosed) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      options.signal?.removeEventListener('abort', onAbort);
+      process.off('exit', onRunnerExit);
+      // The shell is gone. Whatever it left running in its group (`server > /dev/null &`,
+      // processes that ignored SIGTERM) goes too, so nothing holds ports or files into the
+      // next iteration. Real daemons leave the group (setsid) and are not affected.
+      if (signalProcessGroup(pgid, 'SIGTERM')) {
+        const kill = setTimeout(() => signalProcessGroup(pgid, 'SIGKILL'), killGraceMs);
+        kill.unref();
+      }
+      // execa's own promise settles once the streams are closed; never let it hold us up.
+      let bound: NodeJS.Timeout | undefined;
+      const settled = subprocess.then(
+        () => undefined,
+        () => undefined,
+      );
+      Promise.race([settled, new Promise((r) => (bound = setTimeout(r, 2000)))]).then(() => {
+        clearTimeout(bound);
+        resolve({
+          exit_code: exitCode,
+          signal: exitSignal ?? signalFromShellStatus(exitCode),
+          timed_out: timedOut,
+          interrupted,
+          duration_ms: elapsed(),
+          output: output.toString(),
+          output_bytes: output.totalBytes,
+        });
+      });
+    }
+  });
+}
