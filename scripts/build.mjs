@@ -6,7 +6,7 @@
 // One file per command keeps every invocation's parse cost to what that command needs:
 // a single file holding remark, execa, zod and gray-matter costs ~25 ms more per call.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -46,7 +46,7 @@ const commandEntries = Object.fromEntries(
 );
 
 try {
-  rmSync('dist', { recursive: true, force: true });
+  // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.
   mkdirSync('dist', { recursive: true });
   await Promise.all([
     build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', define: { ...common.define, RALF_BUNDLED: 'true' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),

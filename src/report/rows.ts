@@ -1,0 +1,132 @@
+/**
+ * Joins the plan's tasks with the recorded loop state into one row per task (plus the
+ * plan-level loop). Pure: the plan says what should be looped, the state says what happened.
+ */
+import { autoFixed } from '../engine/handoff.js';
+import type { LoopState, NotLoopedTask } from '../engine/types.js';
+import type { TaskDecisionKind } from '../plan/model.js';
+import { configValue } from './config-values.js';
+import type { ReportInput, ReportPlanTask, ReportRow, RowStopReason } from './types.js';
+
+function stopReasonOf(loop: LoopState): RowStopReason {
+  if (loop.stop_reason) return loop.stop_reason;
+  if (loop.status === 'passed') return 'success';
+  if (loop.status === 'running' || loop.iterations.length > 0) return 'running';
+  return 'not run';
+}
+
+function verifyMs(loop: LoopState): number {
+  const sum = loop.iterations.reduce((total, it) => total + (Number.isFinite(it.duration_ms) ? it.duration_ms : 0), 0);
+  return loop.iterations.length > 0 ? sum : Number.isFinite(loop.total_duration_ms) ? loop.total_duration_ms : 0;
+}
+
+function stillFailing(loop: LoopState): string[] {
+  if (loop.handoff) return loop.handoff.still_failing.map((s) => s.command);
+  const last = loop.iterations.at(-1);
+  if (!last || last.passed) return [];
+  return [...new Set(last.checks.filter((c) => !c.passed && !c.skipped).map((c) => c.command))];
+}
+
+function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, loop: LoopState): ReportRow {
+  const handoff = loop.handoff;
+  return {
+    ...base,
+    decision: 'loop',
+    reason: '',
+    iterations: loop.iterations.length,
+    max_iterations: loop.max_iterations,
+    stop_reason: stopReasonOf(loop),
+    verify_ms: verifyMs(loop),
+    fingerprints: handoff?.fingerprints ?? loop.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
+    auto_fixed: handoff?.auto_fixed ?? autoFixed(loop.iterations),
+    still_failing: stillFailing(loop),
+    recommended_action: handoff?.recommended_action ?? null,
+    recommendation: handoff?.recommendation ?? null,
+    escalation: loop.escalation?.reason ?? handoff?.escalation?.reason ?? null,
+    detail: loop.stop_detail ?? null,
+    awaiting_confirmation: loop.awaiting_confirmation === true,
+  };
+}
+
+function idleRow(
+  base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>,
+  decision: TaskDecisionKind,
+  reason: string,
+  maxIterations: number | null,
+): ReportRow {
+  return {
+    ...base,
+    decision,
+    reason,
+    iterations: 0,
+    max_iterations: decision === 'loop' ? maxIterations : null,
+    stop_reason: decision === 'loop' ? 'not run' : null,
+    verify_ms: 0,
+    fingerprints: [],
+    auto_fixed: [],
+    still_failing: [],
+    recommended_action: null,
+    recommendation: null,
+    escalation: null,
+    detail: null,
+    awaiting_confirmation: false,
+  };
+}
+
+function findLoop(loops: Record<string, LoopState>, n: number): LoopState | null {
+  return loops[String(n)] ?? Object.values(loops).find((l) => l.task_number === n) ?? null;
+}
+
+/** A recorded loop counts once it has run; an idle loop record defers to the plan's decision. */
+const hasRun = (loop: LoopState | null): boolean => loop !== null && (loop.iterations.length > 0 || loop.status !== 'idle');
+
+export function reportRows(input: ReportInput): ReportRow[] {
+  const { state, plan, config } = input;
+  const maxIterations = typeof configValue(config.values, 'max_iterations') === 'number' ? (configValue(config.values, 'max_iterations') as number) : null;
+  const loops = state?.tasks ?? {};
+  const notLooped: NotLoopedTask[] = state?.not_looped ?? [];
+  const rows: ReportRow[] = [];
+  const seen = new Set<number>();
+
+  const taskRow = (task: ReportPlanTask) => {
+    const base = { scope: 'task' as const, number: task.number, name: task.name, type: task.type };
+    const loop = findLoop(loops, task.number);
+    if (loop && hasRun(loop)) return loopRow(base, loop);
+    // What the loop recorded when it ran beats a decision made from the plan afterwards.
+    const recorded = notLooped.find((t) => t.number === task.number);
+    const decided = recorded ?? task;
+    return idleRow(base, decided.decision, decided.reason, loop?.max_iterations ?? maxIterations);
+  };
+
+  for (const task of plan.tasks) {
+    rows.push(taskRow(task));
+    seen.add(task.number);
+  }
+  // Tasks known only from the state (the plan changed since, or could not be read).
+  for (const loop of Object.values(loops)) {
+    if (loop.task_number === null || seen.has(loop.task_number)) continue;
+    seen.add(loop.task_number);
+    rows.push(loopRow({ scope: 'task', number: loop.task_number, name: loop.task_name, type: null }, loop));
+  }
+  for (const t of notLooped) {
+    if (seen.has(t.number)) continue;
+    seen.add(t.number);
+    rows.push(idleRow({ scope: 'task', number: t.number, name: t.name, type: t.type }, t.decision, t.reason, null));
+  }
+  rows.sort((a, b) => (a.number ?? 0) - (b.number ?? 0));
+
+  const planLoop = state?.plan ?? null;
+  if (planLoop && hasRun(planLoop)) {
+    rows.push(loopRow({ scope: 'plan', number: null, name: planLoop.task_name || 'Plan-level loop', type: null }, planLoop));
+  } else if (plan.autonomous === true || planLoop || state?.plan_not_looped) {
+    const decided = plan.plan_decision ?? state?.plan_not_looped ?? derivedPlanDecision(config.values);
+    rows.push(idleRow({ scope: 'plan', number: null, name: 'Plan-level loop', type: null }, decided.decision, decided.reason, planLoop?.max_iterations ?? maxIterations));
+  }
+  return rows;
+}
+
+function derivedPlanDecision(values: Record<string, unknown>): { decision: TaskDecisionKind; reason: string } {
+  if (configValue(values, 'enabled') === false) return { decision: 'skip', reason: 'the loop is disabled (enabled: false)' };
+  if (configValue(values, 'apply_to.autonomous_plans') === false) return { decision: 'skip', reason: 'apply_to.autonomous_plans is false' };
+  return { decision: 'loop', reason: '' };
+}

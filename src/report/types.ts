@@ -1,0 +1,70 @@
+/**
+ * Inputs and rows of the Loop Report. The report is built by pure functions from these
+ * (no file, process or clock inside), so tests construct them directly.
+ */
+import type { TaskDecisionKind } from '../plan/model.js';
+import type { PlanState, RecommendedAction, StopReason } from '../engine/types.js';
+
+/** A plan task as the report needs it (a subset of `PlanTask`). */
+export interface ReportPlanTask {
+  number: number;
+  name: string;
+  type: string | null;
+  decision: TaskDecisionKind;
+  reason: string;
+}
+
+export interface ReportPlan {
+  id: string;
+  /** The PLAN.md path as it should be shown (relative to the project root when possible). */
+  path: string;
+  tasks: ReportPlanTask[];
+  autonomous: boolean | null;
+  /** The plan-level loop decision (`Plan.plan_decision`); derived from config when absent. */
+  plan_decision?: { decision: TaskDecisionKind; reason: string } | undefined;
+}
+
+export interface ReportConfig {
+  /** The effective config (nested as in the schema, or dotted keys; both are read). */
+  values: Record<string, unknown>;
+  /** Dotted key → `default` or a display label of the file that set it. */
+  sources: Record<string, string>;
+}
+
+export interface ReportInput {
+  state: PlanState | null;
+  plan: ReportPlan;
+  config: ReportConfig;
+  /** Where the state lives, for the report's footer (e.g. `.planning/ralf/01-02.json`). */
+  state_path?: string | undefined;
+}
+
+/** A row's stop reason; `not run` (looped, no state yet), `running` (no stop yet), null (not looped). */
+export type RowStopReason = StopReason | 'not run' | 'running' | null;
+
+/** One line of the report's table (a task, or the plan-level loop), also printed by `--json`. */
+export interface ReportRow {
+  scope: 'task' | 'plan';
+  number: number | null;
+  name: string;
+  type: string | null;
+  decision: TaskDecisionKind;
+  /** Why the task is skipped/refused (empty for looped tasks). */
+  reason: string;
+  iterations: number;
+  max_iterations: number | null;
+  stop_reason: RowStopReason;
+  verify_ms: number;
+  /** Failure fingerprint per iteration (null: the iteration passed). */
+  fingerprints: Array<{ iteration: number; fingerprint: string | null }>;
+  auto_fixed: string[];
+  still_failing: string[];
+  recommended_action: RecommendedAction | null;
+  recommendation: string | null;
+  /** Rule 4 escalation reason, when the loop stopped for it. */
+  escalation: string | null;
+  /** Why a `ralf run` stop happened (`blocked`, budgets), when recorded. */
+  detail: string | null;
+  /** Checks pass; the agent has not confirmed the manual done criteria yet. */
+  awaiting_confirmation: boolean;
+}
