@@ -1,6 +1,37 @@
-// Placeholder until its issue lands; replaced by the real command.
-import { RalfError } from '../errors.js';
+/**
+ * `ralf uninstall`: removes exactly what `ralf install` recorded in its manifest. Files
+ * you edited since are kept (and listed); files ralf moved aside are put back; the
+ * directories ralf created are removed when empty. Read → pure plan → apply.
+ */
+import { printJson, printText } from '../cli/output.js';
+import { ExitCode } from '../exit-codes.js';
+import { applyUninstall } from '../install/apply.js';
+import { resultsJson, resultsText } from '../install/format.js';
+import { readManifest } from '../install/manifest.js';
+import { parseInstallArgs } from '../install/options.js';
+import { planUninstall } from '../install/plan-uninstall.js';
+import { absPath, snapshot } from '../install/snapshot.js';
+import { MANIFEST_REL, type TargetResult } from '../install/types.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new RalfError('not_implemented', 'ralf uninstall is not implemented yet');
+export async function run(argv: string[]): Promise<number> {
+  const args = parseInstallArgs(argv, 'uninstall');
+  const results: TargetResult[] = [];
+  const plans = args.targets().map((target) => {
+    const manifest = readManifest(absPath(target.root, MANIFEST_REL));
+    if (!manifest) return { target, plan: null };
+    const rels = new Set<string>(Object.keys(manifest.files));
+    for (const entry of Object.values(manifest.files)) if (entry.replaced) rels.add(entry.replaced);
+    for (const b of manifest.backups) rels.add(b.rel);
+    return { target, plan: planUninstall({ target, manifest, paths: snapshot(target.root, rels) }) };
+  });
+  for (const { target, plan } of plans) {
+    if (!plan) {
+      results.push({ target, mode: 'uninstall', files: [], dirs: [], manifest: { rel: MANIFEST_REL, action: 'none' }, runtime: null, commands: [], warnings: ['ralf-lite is not installed here (no manifest)'] });
+      continue;
+    }
+    results.push(applyUninstall(plan, { dryRun: args.dryRun, commands: [] }));
+  }
+  if (args.json) printJson(resultsJson(results, args.dryRun, 'uninstall'));
+  else printText(resultsText(results, args.dryRun, 'uninstall'));
+  return ExitCode.ok;
 }

@@ -16,6 +16,14 @@ export interface Host {
   commandsSubdir: string;
   /** Env vars the host sets in the shells its agent runs; used to detect the host. */
   detect(env: NodeJS.ProcessEnv): boolean;
+  /**
+   * Frontmatter keys of a command source (written for Claude Code) that this host does
+   * not understand; `ralf install` drops them. OpenCode's command keys are description,
+   * agent, model and subtask (it names commands by file name).
+   */
+  commandFrontmatterDrop: readonly string[];
+  /** How a user types an installed command, e.g. `/execute-plan`. */
+  commandInvocation(name: string): string;
 }
 
 export type HostName = 'opencode' | 'claude';
@@ -54,6 +62,8 @@ export const opencodeHost: Host = {
   commandsSubdir: 'command',
   // OpenCode sets OPENCODE=1 in the environment of the tools it runs.
   detect: (env) => env.OPENCODE === '1' || env.OPENCODE === 'true',
+  commandFrontmatterDrop: ['name', 'argument-hint', 'allowed-tools'],
+  commandInvocation: (name) => `/${name}`,
 };
 
 export const claudeHost: Host = {
@@ -70,6 +80,8 @@ export const claudeHost: Host = {
   commandsSubdir: 'commands',
   // Claude Code sets CLAUDECODE=1 (and CLAUDE_CODE_ENTRYPOINT) in the shells it runs.
   detect: (env) => env.CLAUDECODE === '1' || Boolean(env.CLAUDE_CODE_ENTRYPOINT),
+  commandFrontmatterDrop: [],
+  commandInvocation: (name) => `/${name}`,
 };
 
 export const hosts: Record<HostName, Host> = { opencode: opencodeHost, claude: claudeHost };
