@@ -1,0 +1,187 @@
+/**
+ * `decidePlan(parsed, config, projectCommands)`: which work the loop may wrap. Pure: the
+ * same plan and config always give the same decisions, each with a specific reason.
+ *
+ * Tasks: `refuse` checkpoints and human gates (never wrapped, never auto-approved);
+ * `skip` untyped/unknown types, TDD tasks unless `apply_to.tdd_tasks`, anything when the
+ * loop is disabled, and tasks with no executable check; `loop` the rest.
+ * Plan: `refuse` when any task needs a human; `skip` unless `autonomous: true`, the loop and
+ * `apply_to.autonomous_plans` are on, and there is a plan-level check.
+ */
+import type { RalfLiteConfig } from '../config/schema.js';
+import type { Check, Plan, PlanTask, TaskDecision } from './model.js';
+import type { Criterion, NamedCheckKind, ParsedPlan, ParsedTask } from './parsed.js';
+
+/** Commands the named criteria run: `ralf_lite.checks.*`, tests falling back to GSD's `workflow.test_command`. */
+export interface ProjectCommands {
+  tests?: string | undefined;
+  typecheck?: string | undefined;
+  lint?: string | undefined;
+}
+
+const NAMED_KEY: Record<NamedCheckKind, keyof ProjectCommands> = { tests_pass: 'tests', no_type_errors: 'typecheck', lint_clean: 'lint' };
+const NAMED_PROSE: Record<NamedCheckKind, string> = { tests_pass: 'tests pass', no_type_errors: 'no type errors', lint_clean: 'lint clean' };
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The project commands from the effective config and the whole `.planning/config.json`. */
+export function projectCommands(config: RalfLiteConfig, projectConfig: Record<string, unknown> | null = null): ProjectCommands {
+  const workflow = projectConfig?.workflow;
+  const gsdTests = typeof workflow === 'object' && workflow !== null ? nonEmpty((workflow as Record<string, unknown>).test_command) : undefined;
+  return {
+    tests: nonEmpty(config.checks?.tests) ?? gsdTests,
+    typecheck: nonEmpty(config.checks?.typecheck),
+    lint: nonEmpty(config.checks?.lint),
+  };
+}
+
+function checkKey(c: Check): string {
+  switch (c.kind) {
+    case 'file_exists':
+      return `file_exists\0${c.path}`;
+    case 'contains_text':
+      return `contains_text\0${c.path}\0${c.text}`;
+    case 'min_lines':
+      return `min_lines\0${c.path}\0${c.min_lines}`;
+    default:
+      return `${c.kind}\0${c.command}`;
+  }
+}
+
+interface Resolved {
+  checks: Check[];
+  manual: string[];
+  /** Named prose with no configured command (`tests pass` without `checks.tests`). */
+  unresolved: NamedCheckKind[];
+  placeholders: number;
+}
+
+/** Criteria → executable checks (deduplicated, in plan order) and manual criteria. */
+export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands): Resolved {
+  const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0 };
+  const seen = new Set<string>();
+  const add = (c: Check) => {
+    const key = checkKey(c);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.checks.push(c);
+  };
+  for (const c of criteria) {
+    for (const check of c.checks) add(check);
+    let resolved = 0;
+    for (const kind of c.named) {
+      const command = commands[NAMED_KEY[kind]];
+      if (command) {
+        add({ kind, command, source: c.source });
+        resolved++;
+      } else if (!out.unresolved.includes(kind)) out.unresolved.push(kind);
+    }
+    if (c.placeholder) out.placeholders++;
+    if (c.manual || (c.checks.length === 0 && resolved === 0)) out.manual.push(c.text);
+  }
+  return out;
+}
+
+function summarize(checks: Check[]): string {
+  const counts = new Map<string, number>();
+  for (const c of checks) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+  return [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+const CHECKPOINT_WHY: Record<string, string> = {
+  'checkpoint:human-verify': 'a person must verify the result',
+  'checkpoint:decision': 'a person must choose',
+  'checkpoint:human-action': 'a person must act',
+};
+
+/** Why a task must be left to a human, or null. */
+function humanReason(task: ParsedTask): string | null {
+  const type = task.type?.toLowerCase() ?? '';
+  if (type.startsWith('checkpoint')) {
+    return `${task.type} task: ${CHECKPOINT_WHY[type] ?? 'a person must take part'}; never wrapped or auto-approved`;
+  }
+  if (task.gate && /human/i.test(task.gate)) return `gate="${task.gate}" requires a human; never wrapped or auto-approved`;
+  return null;
+}
+
+function unresolvedHint(r: Resolved): string {
+  const parts: string[] = [];
+  if (r.placeholders > 0) parts.push('<automated> is a placeholder (e.g. MISSING)');
+  for (const kind of r.unresolved) parts.push(`"${NAMED_PROSE[kind]}" needs ralf_lite.checks.${NAMED_KEY[kind]} set`);
+  return parts.length > 0 ? `; ${parts.join('; ')}` : '';
+}
+
+function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig): TaskDecision {
+  const human = humanReason(task);
+  if (human) return { decision: 'refuse', reason: human };
+  if (task.type === null) {
+    const id = task.attributes.id !== undefined ? ` id="${task.attributes.id}"` : '';
+    return { decision: 'skip', reason: `no type attribute (<task${id}>); only type="auto" tasks are wrapped` };
+  }
+  if (!config.enabled) return { decision: 'skip', reason: 'loop disabled (ralf_lite.enabled: false); the task runs once without the loop' };
+  const type = task.type.toLowerCase();
+  if (type !== 'auto' && type !== 'tdd') return { decision: 'skip', reason: `type="${task.type}" is not a task type the loop wraps (auto${config.apply_to.tdd_tasks ? ', tdd' : ''})` };
+  if (task.tdd && !config.apply_to.tdd_tasks) {
+    const how = type === 'tdd' ? 'type="tdd"' : 'tdd="true"';
+    return { decision: 'skip', reason: `TDD task (${how}) and apply_to.tdd_tasks is false: its RED step must fail first, so it is not retried until green` };
+  }
+  if (type === 'auto' && !config.apply_to.auto_tasks) return { decision: 'skip', reason: 'apply_to.auto_tasks is false' };
+  if (r.checks.length === 0) {
+    const where = 'verify' in task.elements ? '<verify>/<done>' : 'the task (it has no <verify>)';
+    return { decision: 'skip', reason: `not objectively verifiable: no executable check in ${where}${unresolvedHint(r)}` };
+  }
+  const what = task.tdd ? `TDD task (apply_to.tdd_tasks is true)` : `type="auto"`;
+  return { decision: 'loop', reason: `${what} with ${plural(r.checks.length, 'executable check')} (${summarize(r.checks)})` };
+}
+
+function decidePlanLevel(parsed: ParsedPlan, tasks: PlanTask[], r: Resolved, config: RalfLiteConfig, warnings: string[]): TaskDecision {
+  const fm = parsed.frontmatter;
+  const human = tasks.filter((t) => t.decision === 'refuse');
+  if (human.length > 0) {
+    const label = (t: PlanTask) => (t.type?.toLowerCase().startsWith('checkpoint') ? t.type : `gate="${t.gate}"`);
+    const list = human.map((t) => `task ${t.number} ${label(t)}`).join(', ');
+    if (fm.autonomous === true) {
+      warnings.push(`autonomous: true contradicts ${human.length === 1 ? '1 task that needs' : `${human.length} tasks that need`} a human (${list}); GSD requires autonomous: false when a plan has checkpoints`);
+    }
+    return { decision: 'refuse', reason: `${human.length === 1 ? '1 task needs' : `${human.length} tasks need`} a human (${list}); the plan-level loop never runs across checkpoints` };
+  }
+  if (!config.enabled) return { decision: 'skip', reason: 'loop disabled (ralf_lite.enabled: false)' };
+  if (!config.apply_to.autonomous_plans) return { decision: 'skip', reason: 'apply_to.autonomous_plans is false' };
+  if (fm.autonomous !== true) {
+    const why =
+      fm.autonomous === false
+        ? 'the plan is autonomous: false'
+        : parsed.frontmatter_source === 'none'
+          ? 'the plan has no frontmatter, so no autonomous: true'
+          : 'the frontmatter has no autonomous: true (GSD reads a missing key as true; the plan-level loop needs it explicit)';
+    return { decision: 'skip', reason: `${why}; only autonomous: true plans get the plan-level loop` };
+  }
+  if (fm.type?.toLowerCase() === 'tdd' && !config.apply_to.tdd_tasks) {
+    return { decision: 'skip', reason: 'plan type: tdd and apply_to.tdd_tasks is false' };
+  }
+  if (r.checks.length === 0) {
+    return { decision: 'skip', reason: `no executable plan-level check in <verification> or must_haves.artifacts${unresolvedHint(r)}` };
+  }
+  return { decision: 'loop', reason: `autonomous: true with ${plural(r.checks.length, 'plan-level check')} (${summarize(r.checks)})` };
+}
+
+export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands: ProjectCommands = {}): Plan {
+  const warnings = [...parsed.warnings];
+  const tasks: PlanTask[] = parsed.tasks.map((t) => {
+    const r = resolveCriteria(t.criteria, commands);
+    if (r.placeholders > 0) warnings.push(`task ${t.number} (line ${t.line}): <automated> holds a placeholder, not a command`);
+    const d = decideTask(t, r, config);
+    const { criteria: _criteria, ...rest } = t;
+    return { ...rest, checks: r.checks, manual: r.manual, decision: d.decision, reason: d.reason };
+  });
+  const pr = resolveCriteria(parsed.plan_criteria, commands);
+  const planDecision = decidePlanLevel(parsed, tasks, pr, config, warnings);
+  const { plan_criteria: _pc, features: _f, tasks: _t, warnings: _w, ...base } = parsed;
+  return { ...base, tasks, plan_checks: pr.checks, plan_manual: pr.manual, plan_decision: planDecision, warnings };
+}

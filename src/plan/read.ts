@@ -1,0 +1,115 @@
+/**
+ * The I/O edge of the plan model: read a PLAN.md safely (a missing file, a directory, a
+ * FIFO, a file over 10 MB, binary or non-UTF-8 bytes are clear errors, never a hang or a
+ * garbled parse), load the effective config from the plan's directory, parse and decide.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { RalfError } from '../errors.js';
+import { loadConfig, type LoadConfigOptions } from '../config/load.js';
+import type { RalfLiteConfig } from '../config/schema.js';
+import type { Plan } from './model.js';
+import { decidePlan, projectCommands, type ProjectCommands } from './decide.js';
+import { parsePlanText } from './parse.js';
+
+/** Plans are Markdown: the largest real one is 149 KB. Anything over this is refused unread. */
+export const MAX_PLAN_BYTES = 10 * 1024 * 1024;
+
+export interface ReadPlanOptions {
+  maxBytes?: number;
+  /** Use this config instead of loading it from the plan's directory. */
+  config?: RalfLiteConfig;
+  /** With `config`: the commands for named checks (default: from `config.checks`). */
+  projectCommands?: ProjectCommands;
+  /** Passed to loadConfig (host, configDir, env, home); cwd is the plan's directory. */
+  loadConfig?: Omit<LoadConfigOptions, 'cwd'>;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function lineOfByte(buf: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = buf.indexOf(10); i !== -1 && i < offset; i = buf.indexOf(10, i + 1)) line++;
+  return line;
+}
+
+/** Offset of the first byte that is not part of a valid UTF-8 sequence, or -1. */
+function invalidUtf8Offset(buf: Buffer): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let n: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [n, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [n, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [n, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (0x3f >> n);
+    for (let k = 1; k <= n; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return -1;
+}
+
+function invalid(path: string, message: string, extra: { line?: number; hint?: string; received?: string } = {}): RalfError {
+  const where = extra.line ? `${path}:${extra.line}` : path;
+  return new RalfError('plan_invalid', `${where}: ${message}`, { problems: [{ file: path, message, ...extra }] });
+}
+
+/** Reads a plan file as text, refusing anything that is not a reasonably sized UTF-8 text file. */
+export function readPlanText(path: string, maxBytes = MAX_PLAN_BYTES): string {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new RalfError('plan_not_found', `${path}: no such file`, { problems: [{ file: path, message: 'no such file', hint: 'Pass the path of a PLAN.md, e.g. .planning/phases/01-foundation/01-01-PLAN.md.' }] });
+    }
+    throw invalid(path, `cannot read the file (${code ?? (err as Error).message})`);
+  }
+  if (stat.isDirectory()) throw invalid(path, 'is a directory, not a PLAN.md', { hint: 'Pass the PLAN.md file inside it.' });
+  if (!stat.isFile()) throw invalid(path, 'is not a regular file', { hint: 'Pass a PLAN.md file.' });
+  if (stat.size > maxBytes) {
+    throw invalid(path, `the file is ${mb(stat.size)}; plans larger than ${mb(maxBytes)} are refused`, { received: mb(stat.size), hint: 'A GSD plan is a few KB of Markdown; check that this is the right file.' });
+  }
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch (err) {
+    throw invalid(path, `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  if (buf.length > maxBytes) throw invalid(path, `the file is larger than ${mb(maxBytes)}; refused`);
+  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) {
+    throw invalid(path, 'the file is UTF-16 text, not UTF-8', { line: 1, hint: 'Save the plan as UTF-8.' });
+  }
+  const nul = buf.indexOf(0);
+  if (nul !== -1) throw invalid(path, `binary file: NUL byte at offset ${nul}`, { line: lineOfByte(buf, nul), hint: 'A PLAN.md is UTF-8 Markdown text.' });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    const at = invalidUtf8Offset(buf);
+    throw invalid(path, `not valid UTF-8: byte 0x${(buf[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}`, { line: lineOfByte(buf, at), hint: 'Save the plan as UTF-8.' });
+  }
+}
+
+/** Reads, parses and decides a plan. Config comes from the plan's directory unless given. */
+export function readPlan(path: string, options: ReadPlanOptions = {}): Plan {
+  const abs = resolve(path);
+  const text = readPlanText(abs, options.maxBytes);
+  const parsed = parsePlanText(text, abs);
+  if (options.config) return decidePlan(parsed, options.config, options.projectCommands ?? projectCommands(options.config));
+  const effective = loadConfig({ ...options.loadConfig, cwd: dirname(abs) });
+  return decidePlan(parsed, effective.config, projectCommands(effective.config, effective.project_config));
+}

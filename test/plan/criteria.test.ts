@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { automatedCriteria, criteriaFromRange, type CriteriaMode } from '../../src/plan/criteria.js';
+import { lineIndex } from '../../src/plan/lines.js';
+import { looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand } from '../../src/plan/command-like.js';
+
+function criteria(text: string, mode: CriteriaMode = 'verify') {
+  return criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'verify', mode });
+}
+
+/** The executable checks of one line, as short strings. */
+function checksOf(line: string, mode: CriteriaMode = 'verify'): string[] {
+  return criteria(line, mode).flatMap((c) =>
+    c.checks.map((k) => (k.kind === 'command_succeeds' ? `cmd:${k.command}` : k.kind === 'file_exists' ? `file:${k.path}` : k.kind === 'contains_text' ? `text:${k.path}:${k.text}` : k.kind)),
+  );
+}
+
+describe('commands in <verify> lines', () => {
+  const cases: Array<[string, string[]]> = [
+    ['`npm test`', ['cmd:npm test']],
+    ['Build succeeds: `npm run build`', ['cmd:npm run build']],
+    ['- [ ] `npx tsc --noEmit` exits 0', ['cmd:npx tsc --noEmit']],
+    ['`cd frontend &amp;&amp; npm test -- --run offlineQueue` exits 0', ['cmd:cd frontend && npm test -- --run offlineQueue']],
+    ['Run tests: `npx playwright test e2e/a.spec.ts --reporter=line`', ['cmd:npx playwright test e2e/a.spec.ts --reporter=line']],
+    // Not commands: paths, identifiers, JS, templates, placeholders.
+    ['`src/foo.ts` is updated', []],
+    ['Uses `useState` and `src/hooks/useX.ts`', []],
+    ["`import('./x.js').then(m => m.f())` logs a function", []],
+    ['`curl https://proxy.<account>.workers.dev/puzzle` returns data', []],
+    ['`bun run test:unit -- --run {file}` exits 0', []],
+    ['`vitest` is installed', []],
+    // Failure expectations are not command_succeeds.
+    ['`npm test` fails (RED phase)', []],
+    ['`grep -cF old src/a.ts` returns 0 (old ID gone)', []],
+    ['`ls src/old/` should fail', []],
+    ['`npx tsc 2>&1 | grep "Cannot find module"` returns nothing', []],
+    ['`grep -n "export function X" src/a.ts` matches ZERO lines', []],
+    // Positive output expectations still run the command (the line stays manual too).
+    ['`grep -c x src/a.ts` returns exactly 1 match', ['cmd:grep -c x src/a.ts']],
+    ['`npm test` passes with no failing tests', ['cmd:npm test']],
+  ];
+  it.each(cases)('%s', (line, expected) => {
+    expect(checksOf(line)).toEqual(expected);
+  });
+});
+
+describe('bare command lines (no backticks)', () => {
+  const cases: Array<[string, string[]]> = [
+    ['cargo check passes', ['cmd:cargo check']],
+    ['cargo build --release succeeds', ['cmd:cargo build --release']],
+    ['TypeScript compiles without errors: npm run compile', ['cmd:npm run compile']],
+    ['node -e "import(\'./src/utils/hash.js\').then(m => console.log(typeof m.hashFile))"', ['cmd:node -e "import(\'./src/utils/hash.js\').then(m => console.log(typeof m.hashFile))"']],
+    ['ls src/a.tsx src/b.tsx all exist', ['cmd:ls src/a.tsx src/b.tsx']],
+    ['grep -c "A\\|B" src/types.ts shows 3+ matches', ['cmd:grep -c "A\\|B" src/types.ts']],
+    ['pytest tests/ -v shows 102+ tests passing', ['cmd:pytest tests/ -v']],
+    ['pytest tests/test_x.py -v shows tests FAILING (red phase)', []],
+    ['Build succeeds with new parser source', []],
+    ['make sure the build passes', []],
+    ['test the login flow manually', []],
+    ['go to /settings and check the page', []],
+    ['curl POST to /puzzle returns data', []],
+    ['Navigate to /workspaces in browser, verify page loads', []],
+  ];
+  it.each(cases)('%s', (line, expected) => {
+    expect(checksOf(line)).toEqual(expected);
+  });
+});
+
+describe('file forms', () => {
+  const cases: Array<[string, string[]]> = [
+    ['- css/library.css exists', ['file:css/library.css']],
+    ['`src/components/ui/Pill.tsx` is created', ['file:src/components/ui/Pill.tsx']],
+    ['frontend/lib/store.ts contains `isOnline: boolean`', ['text:frontend/lib/store.ts:isOnline: boolean']],
+    ['File `src/a.ts` contains "export const A"', ['text:src/a.ts:export const A']],
+    // A bare file name could be anywhere; paths outside the project are not read.
+    ['OfflineBanner.tsx contains `AnimatePresence`', []],
+    ['`../../etc/passwd` exists', []],
+    ['`/etc/hosts` exists', []],
+    ['`~/.ssh/id_rsa` contains `KEY`', []],
+  ];
+  it.each(cases)('%s', (line, expected) => {
+    expect(checksOf(line)).toEqual(expected);
+  });
+});
+
+describe('<done> lines need a run/success word before a backticked command counts', () => {
+  it('accepts "`npx tsc --noEmit` clean" but not a mention', () => {
+    expect(checksOf('`npx tsc --noEmit` clean', 'done')).toEqual(['cmd:npx tsc --noEmit']);
+    expect(checksOf('Added a `npm run seed` script to package.json', 'done')).toEqual([]);
+  });
+});
+
+describe('fenced shell blocks', () => {
+  it('takes each logical command line, skipping comments, output and non-shell fences', () => {
+    const text = ['```bash', '# Run the tests', 'npx vitest run src/a.test.ts', '', 'npx tsc --noEmit 2>&1 | \\', '  grep -v bindings', '```', '```typescript', 'npm test', '```', '```console', '$ make check', 'ok', '```'].join('\n');
+    expect(criteria(text).map((c) => [c.text, c.source.line])).toEqual([
+      ['npx vitest run src/a.test.ts', 3],
+      ['npx tsc --noEmit 2>&1 | grep -v bindings', 5],
+      ['make check', 12],
+    ]);
+  });
+});
+
+describe('named prose', () => {
+  it('records tests_pass / no_type_errors / lint_clean without a command', () => {
+    const [c] = criteria('All tests pass and there are no type errors.');
+    expect(c!.checks).toEqual([]);
+    expect(c!.named).toEqual(['tests_pass', 'no_type_errors']);
+    expect(c!.manual).toBe(false);
+    expect(criteria('Lint clean')[0]!.named).toEqual(['lint_clean']);
+    expect(criteria('tests FAIL before the fix')[0]!.named).toEqual([]);
+  });
+});
+
+describe('<automated>', () => {
+  const auto = (text: string) => automatedCriteria(text, 0, text.length, { lines: lineIndex(text), element: 'automated', mode: 'verify' });
+  it('runs its content, decoded once, and flags placeholders', () => {
+    expect(auto('pnpm exec tsc --noEmit &amp;&amp; grep -q "memo(" src/a.tsx')[0]!.checks).toEqual([
+      { kind: 'command_succeeds', command: 'pnpm exec tsc --noEmit && grep -q "memo(" src/a.tsx', source: { element: 'automated', line: 1 } },
+    ]);
+    const missing = auto('MISSING — Wave 0 must create the tests first');
+    expect(missing[0]!.placeholder).toBe(true);
+    expect(missing[0]!.checks).toEqual([]);
+    expect(auto('godot --headless --script check.gd')[0]!.checks).toHaveLength(1);
+    expect(auto('Open the app and check the banner')[0]!.checks).toEqual([]);
+  });
+  it('joins continued lines', () => {
+    expect(auto('\n  cd app &&\n  npm test\n')[0]!.checks[0]).toMatchObject({ command: 'cd app && npm test', source: { line: 2 } });
+  });
+});
+
+describe('looksLike*', () => {
+  it('separates commands from prose and identifiers', () => {
+    expect(looksLikeCodeCommand('./gradlew test')).toBe(true);
+    expect(looksLikeCodeCommand('./scripts/check.sh')).toBe(true);
+    expect(looksLikeCodeCommand('/usr/bin/grep -c x f')).toBe(true);
+    expect(looksLikeCodeCommand('../../etc/passwd')).toBe(false);
+    expect(looksLikeCodeCommand('/api/chat')).toBe(false);
+    expect(looksLikeCodeCommand('test')).toBe(false);
+    expect(looksLikeCodeCommand('test -f src/a.ts')).toBe(true);
+    expect(looksLikeCodeCommand('FOO=1 npm test')).toBe(true);
+    expect(looksLikeBareCommand('make sure')).toBe(false);
+    expect(looksLikeBareCommand('make build')).toBe(true);
+    expect(looksLikeExplicitCommand('TBD')).toBe(false);
+    expect(looksLikeExplicitCommand('SHA=$(git rev-parse HEAD); test -n "$SHA"')).toBe(true);
+  });
+});
