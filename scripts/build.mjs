@@ -25,6 +25,19 @@ const unusedCosmiconfigLoaders = {
   },
 };
 
+// gray-matter's js-yaml 3 builds its full schema at load time, and the `!!js/function` type
+// then require()s esprima from node_modules (~11 ms, and absent from an installed copy).
+// ralf only uses safeLoad, which never resolves that type: give it a type that never matches.
+const noJsFunctionYamlType = {
+  name: 'no-js-function-yaml-type',
+  setup(b) {
+    b.onLoad({ filter: /js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, () => ({
+      contents: "'use strict'; var Type = require('../../type'); module.exports = new Type('tag:yaml.org,2002:js/function', { kind: 'scalar', resolve: function () { return false; } });",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -50,7 +63,7 @@ try {
   mkdirSync('dist', { recursive: true });
   await Promise.all([
     build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', define: { ...common.define, RALF_BUNDLED: 'true' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
-    build({ ...common, entryPoints: commandEntries, outdir: 'dist', plugins: [unusedCosmiconfigLoaders] }),
+    build({ ...common, entryPoints: commandEntries, outdir: 'dist', plugins: [unusedCosmiconfigLoaders, noJsFunctionYamlType] }),
   ]);
 } catch {
   process.exit(1); // esbuild already printed the errors

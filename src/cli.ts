@@ -44,6 +44,12 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
+// `ralf ... | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const argv = process.argv.slice(2);
 main(argv).then(
   (code) => {
