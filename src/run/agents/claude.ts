@@ -1,0 +1,41 @@
+/**
+ * Claude Code, headless: `claude -p <prompt> --output-format stream-json --verbose
+ * --allowedTools ...`. stream-json gives token usage and API errors (429, 529, 401) as data.
+ * Permissions: `--dangerously-skip-permissions` refuses to run as root, so the tools an
+ * iteration needs are allowed by name instead; pass more with `--agent-arg`.
+ */
+import { ClaudeStream, parseJsonLine } from './usage.js';
+import type { AgentAdapter, AgentStreamParser } from './types.js';
+
+export const CLAUDE_ALLOWED_TOOLS = 'Bash,Edit,MultiEdit,Write,Read,Glob,Grep,NotebookEdit,TodoWrite';
+
+/** Prompts above this go through stdin: one argv element is capped (128 KiB on Linux). */
+const MAX_ARGV_PROMPT = 100_000;
+
+export function claudeAgent(extraArgs: readonly string[] = [], file = 'claude'): AgentAdapter {
+  return {
+    kind: 'claude',
+    label: 'claude',
+    invocation(prompt) {
+      const viaStdin = prompt.length > MAX_ARGV_PROMPT;
+      const args = ['-p', ...(viaStdin ? [] : [prompt]), '--output-format', 'stream-json', '--verbose', '--allowedTools', CLAUDE_ALLOWED_TOOLS, ...extraArgs];
+      return { file, args, stdin: viaStdin ? prompt : null, env: {} };
+    },
+    parser: () => claudeParser(),
+  };
+}
+
+export function claudeParser(): AgentStreamParser {
+  const stream = new ClaudeStream();
+  return {
+    feed(line) {
+      const ev = parseJsonLine(line);
+      if (ev) stream.feed(ev);
+    },
+    tokensSoFar: () => stream.usage()?.total ?? 0,
+    finish(stdout) {
+      // Without any stream event (an old CLI, or it died early) the raw output is all we have.
+      return { text: stream.sawEvent ? stream.text() : stdout, usage: stream.usage(), hostError: stream.hostError };
+    },
+  };
+}

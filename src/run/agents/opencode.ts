@@ -1,0 +1,34 @@
+/**
+ * OpenCode, headless: `opencode run --format json`, the prompt on stdin.
+ * Pitfalls (AGENT-HOSTS.md): a message passed as argv is re-joined with spaces and wrapped
+ * in quotes when it contains spaces, and a leading `/` is sent literally; stdin carries the
+ * prompt verbatim. OpenCode resolves its project from $PWD rather than the process cwd,
+ * so PWD is set to the project root.
+ */
+import { OpencodeStream, parseJsonLine } from './usage.js';
+import type { AgentAdapter, AgentStreamParser } from './types.js';
+
+export function opencodeAgent(extraArgs: readonly string[] = [], file = 'opencode'): AgentAdapter {
+  return {
+    kind: 'opencode',
+    label: 'opencode',
+    invocation(prompt, cwd) {
+      return { file, args: ['run', '--format', 'json', ...extraArgs], stdin: prompt, env: { PWD: cwd } };
+    },
+    parser: () => opencodeParser(),
+  };
+}
+
+export function opencodeParser(): AgentStreamParser {
+  const stream = new OpencodeStream();
+  return {
+    feed(line) {
+      const ev = parseJsonLine(line);
+      if (ev) stream.feed(ev);
+    },
+    tokensSoFar: () => stream.usage()?.total ?? 0,
+    finish(stdout) {
+      return { text: stream.sawEvent ? stream.text() : stdout, usage: stream.usage(), hostError: stream.hostError };
+    },
+  };
+}

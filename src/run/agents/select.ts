@@ -1,0 +1,22 @@
+/** `--agent claude|opencode|"<command>"` → an adapter. */
+import { splitCommandLine, CommandLineError } from '../command-line.js';
+import { usageError } from '../../errors.js';
+import { claudeAgent } from './claude.js';
+import { commandAgent } from './command.js';
+import { opencodeAgent } from './opencode.js';
+import type { AgentAdapter } from './types.js';
+
+export function selectAgent(spec: string, extraArgs: readonly string[] = []): AgentAdapter {
+  const trimmed = spec.trim();
+  if (trimmed === 'claude') return claudeAgent(extraArgs);
+  if (trimmed === 'opencode') return opencodeAgent(extraArgs);
+  let argv: string[];
+  try {
+    argv = splitCommandLine(trimmed);
+  } catch (err) {
+    if (err instanceof CommandLineError) throw usageError(`--agent: ${err.message}`, 'quote the command like a shell would, e.g. --agent "my-agent --flag \'{prompt}\'"');
+    throw err;
+  }
+  if (argv.length === 0) throw usageError('--agent is empty', 'use --agent claude, --agent opencode, or --agent "<command with {prompt}>"');
+  return commandAgent([...argv, ...extraArgs], trimmed);
+}

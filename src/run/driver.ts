@@ -1,0 +1,552 @@
+/**
+ * The headless driver behind `ralf run`: a fresh agent process per iteration, the loop
+ * decided by the engine (verify in-process, same state and log as `ralf task verify`).
+ *
+ * Per plan, tasks in order:
+ *   loop task    start (engine snapshot) → [agent → verify]* until pass / stop; commit on
+ *                pass; on stop restore the task's files and end the run with the handoff
+ *   skip task    not objectively verifiable: the agent runs once, unverified
+ *   refuse task  a checkpoint: stop the run and show what the human must do, unless the
+ *                human already answered it (`--resume-signal`)
+ * Then the plan-level loop (autonomous plans), and the Loop Report.
+ * A BLOCKED promise records `blocked`, restores the task's files and moves on.
+ * Budgets, Ctrl-C and hard agent failures end the run; state is saved, so `ralf run` again
+ * resumes where it stopped (with the iteration counts the engine kept).
+ */
+import type { RalfLiteConfig } from '../config/schema.js';
+import type { EngineDeps } from '../engine/deps.js';
+import { isFinal } from '../engine/loop-state.js';
+import { readPlanState, stopFlagPresent } from '../engine/store.js';
+import type { LoopState, PlanState, StopReason } from '../engine/types.js';
+import type { Plan, PlanTask } from '../plan/model.js';
+import { ExitCode } from '../exit-codes.js';
+import type { AgentAdapter } from './agents/types.js';
+import { runAgentAttempts } from './agent-attempts.js';
+import { sleep as realSleep } from './backoff.js';
+import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
+import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
+import { commitChanges, commitMessage, insideGit, revertTo, snapshot } from './git-ops.js';
+import { buildPrompt, type PromptInput } from './prompt.js';
+import { displayTaskName } from '../report/format.js';
+import { writeLoopReport } from './report.js';
+import { agentLogPath, readRunMemory, writeRunMemory, type RunMemory } from './run-state.js';
+
+export interface RunTargetInput {
+  /** `gsd-plan`, `gsd-phase`, or a seed format from src/formats. */
+  kind: string;
+  /** What the user named. */
+  source: string;
+  projectRoot: string;
+  plans: Plan[];
+  /** Plans skipped before the run (phase dir: already have a SUMMARY). */
+  skipped?: Array<{ plan: Plan; reason: string }>;
+  /** Writes a task's outcome back into a seed format's file. */
+  onTaskResult?: ((plan: Plan, taskNumber: number, result: { verdict: 'pass' | 'stop'; stop_reason: string | null; iterations: number }) => void) | undefined;
+  /** Write the Loop Report into SUMMARY.md (GSD plans). */
+  writeReports: boolean;
+}
+
+/** What every engine call gets: the plan, the collaborators, and where/with which environment config is read. */
+export interface EngineCall {
+  planPath: string;
+  deps: EngineDeps;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface EngineApi {
+  deps: EngineDeps;
+  startTask(o: EngineCall & { taskNumber: number }): Promise<unknown>;
+  verifyTask(o: EngineCall & { taskNumber: number; doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
+  verifyPlan(o: EngineCall & { doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
+  recordLoopEvent(o: EngineCall & { taskNumber: number | null; event: import('../engine/record-event.js').RunEvent }): Promise<import('../engine/action-outcome.js').ActionOutcome>;
+}
+
+export interface DriverOptions {
+  target: RunTargetInput;
+  /** The effective config of the project (limits for prompts, `enabled`, report sources). */
+  config: { config: RalfLiteConfig; sources: Record<string, string> };
+  agent: AgentAdapter;
+  engine: EngineApi;
+  budgets: Budgets;
+  iterationTimeoutMs: number;
+  commit: boolean;
+  backoffSeconds: readonly number[];
+  /** The human's answer to the first open checkpoint (`--resume-signal`). */
+  resumeSignal: string | null;
+  sink: RunEventSink;
+  signal: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
+}
+
+export interface DriverResult {
+  exit_code: number;
+  outcome: RunOutcome;
+  reason: string | null;
+  detail: string | null;
+  tokens: number;
+  rows: RunSummaryRow[];
+  reports: Array<{ plan_id: string; path: string; action: string }>;
+}
+
+/** Why the run ends early. */
+interface Halt {
+  outcome: Exclude<RunOutcome, 'complete' | 'blocked'>;
+  reason: string | null;
+  detail: string | null;
+}
+
+interface TaskEnd {
+  outcome: TaskOutcome;
+  stop_reason: StopReason | null;
+  iterations: number;
+  commit: string | null;
+  halt: Halt | null;
+}
+
+const MAX_UNCONFIRMED = 2;
+
+export async function runDriver(o: DriverOptions): Promise<DriverResult> {
+  const now = o.now ?? Date.now;
+  const startedAt = now();
+  const emitRaw = (e: RunEventBody) => o.sink.emit({ ...e, ts: new Date(now()).toISOString(), elapsed_ms: now() - startedAt } as RunEvent);
+  const rows: RunSummaryRow[] = [];
+  const reports: DriverResult['reports'] = [];
+  let tokens = 0;
+  let resumeSignal = o.resumeSignal;
+  let anyBlocked = false;
+  let halt: Halt | null = null;
+  const root = o.target.projectRoot;
+  const cwd = root;
+  const env = o.env ?? process.env;
+  const effective = o.config;
+  const cfg = effective.config;
+
+  emitRaw({
+    type: 'run_start',
+    target: o.target.source,
+    target_kind: o.target.kind,
+    project_root: root,
+    agent: o.agent.label,
+    plans: o.target.plans.map((p) => ({ id: p.id, path: p.path, tasks: p.tasks.length })),
+    budgets: { duration_ms: o.budgets.duration_ms, max_tokens: o.budgets.max_tokens },
+    iteration_timeout_ms: o.iterationTimeoutMs,
+    commit: o.commit,
+  });
+  if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
+  for (const s of o.target.skipped ?? []) emitRaw({ type: 'plan_skip', plan_id: s.plan.id, path: s.plan.path, reason: s.reason });
+
+  for (const plan of o.target.plans) {
+    if (halt) {
+      for (const t of plan.tasks) rows.push(row(plan, t, 'not_started', null, 0, null, 0, cfg.max_iterations, cfg.enabled));
+      continue;
+    }
+    emitRaw({ type: 'plan_start', plan_id: plan.id, path: plan.path, tasks: plan.tasks.length });
+    const memory = readRunMemory(root, plan.id);
+    const completed: PromptInput['completed'] = [];
+    let planFinished = true;
+
+    for (const task of plan.tasks) {
+      if (halt) {
+        rows.push(row(plan, task, 'not_started', null, 0, null, 0, cfg.max_iterations, cfg.enabled));
+        planFinished = false;
+        continue;
+      }
+      const looped = task.decision === 'loop' && cfg.enabled;
+      const decision = task.decision === 'refuse' ? 'refuse' : looped ? 'loop' : 'skip';
+      const tokensBefore = tokens;
+      let end: TaskEnd;
+
+      if (decision === 'refuse') {
+        const answered = memory.checkpoints[String(task.number)];
+        const info = checkpointInfo(task);
+        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision, iterations_done: 0, max_iterations: 0, earlier: memory.checkpoints[String(task.number)] ? 'answered' : null });
+        if (answered) {
+          emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: answered.reply, info });
+          end = { outcome: 'checkpoint_resolved', stop_reason: null, iterations: 0, commit: null, halt: null };
+        } else if (resumeSignal !== null) {
+          memory.checkpoints[String(task.number)] = { reply: resumeSignal, at: new Date(now()).toISOString() };
+          writeRunMemory(root, memory);
+          emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: resumeSignal, info });
+          resumeSignal = null;
+          end = { outcome: 'checkpoint_resolved', stop_reason: null, iterations: 0, commit: null, halt: null };
+        } else {
+          emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: null, info });
+          end = { outcome: 'checkpoint', stop_reason: null, iterations: 0, commit: null, halt: { outcome: 'checkpoint', reason: task.type ?? 'checkpoint', detail: `Task ${task.number} (${task.name}) needs a human: ${task.reason}` } };
+        }
+        emitRaw({ type: 'task_end', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), outcome: end.outcome, stop_reason: null, iterations: 0, commit: null, detail: end.outcome === 'checkpoint' ? (end.halt?.detail ?? null) : `answered: ${JSON.stringify(memory.checkpoints[String(task.number)]?.reply ?? '')}`, handoff: null });
+      } else if (decision === 'skip') {
+        end = await runOnce(plan, task, memory, completed);
+      } else {
+        end = await runLoop(plan, task, completed, memory);
+      }
+
+      if (end.outcome === 'passed' || end.outcome === 'ran_once' || end.outcome === 'already_done') {
+        completed.push({ number: task.number, name: task.name, commit: end.commit ?? memory.tasks[String(task.number)]?.commit ?? null });
+      }
+      if (end.outcome === 'blocked') anyBlocked = true;
+      if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved'].includes(end.outcome)) planFinished = false;
+      const loopState = decision === 'loop' ? loopOf(readPlanState(root, plan.id), task.number) : null;
+      rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
+      if (decision === 'loop' && o.target.onTaskResult && (end.outcome === 'passed' || end.outcome === 'stopped' || end.outcome === 'blocked' || end.outcome === 'budget')) {
+        safeCall(() => o.target.onTaskResult!(plan, task.number, { verdict: end.outcome === 'passed' ? 'pass' : 'stop', stop_reason: end.stop_reason, iterations: end.iterations }), emitRaw);
+      }
+      if (end.halt) halt = end.halt;
+    }
+
+    // The plan-level loop: once every task is done, for plans it applies to.
+    if (!halt && planFinished && plan.plan_decision.decision === 'loop' && cfg.enabled) {
+      const tokensBefore = tokens;
+      const end = await runLoop(plan, null, completed, memory);
+      rows.push({ plan_id: plan.id, task: null, name: 'Plan-level verification', decision: 'loop', outcome: end.outcome, iterations: end.iterations, max_iterations: cfg.max_iterations, stop_reason: end.stop_reason, tokens: tokens - tokensBefore, commit: end.commit });
+      if (end.outcome !== 'passed' && end.outcome !== 'already_done') planFinished = false;
+      if (end.outcome === 'blocked') anyBlocked = true;
+      if (end.halt) halt = end.halt;
+    }
+
+    const planOutcome = planFinished ? 'complete' : halt?.outcome === 'checkpoint' ? 'checkpoint' : halt?.outcome === 'interrupted' ? 'interrupted' : 'stopped';
+    let report: { path: string; action: string } | null = null;
+    if (o.target.writeReports) {
+      try {
+        const w = writeLoopReport({ plan, projectRoot: root, config: cfg as unknown as Record<string, unknown>, configSources: effective.sources, create: planFinished });
+        report = { path: w.path, action: w.action };
+        reports.push({ plan_id: plan.id, ...report });
+      } catch (err) {
+        emitRaw({ type: 'warning', message: `could not write the Loop Report for ${plan.id}: ${(err as Error).message}` });
+      }
+    }
+    emitRaw({ type: 'plan_end', plan_id: plan.id, outcome: planOutcome, report: report && report.action !== 'not_written' ? report.path : null, report_action: report?.action ?? null });
+  }
+
+  const outcome: RunOutcome = halt ? halt.outcome : anyBlocked ? 'blocked' : 'complete';
+  const exit_code = outcome === 'complete' ? ExitCode.ok : outcome === 'interrupted' ? ExitCode.interrupted : outcome === 'agent_failed' && halt?.reason && HARD_SETUP.has(halt.reason) ? ExitCode.badInput : ExitCode.stop;
+  const result: DriverResult = { exit_code, outcome, reason: halt?.reason ?? (anyBlocked ? 'blocked' : null), detail: halt?.detail ?? null, tokens, rows, reports };
+  emitRaw({ type: 'run_end', exit_code, outcome, reason: result.reason, detail: result.detail, tokens, tasks: rows });
+  o.sink.close();
+  return result;
+
+  // ------------------------------------------------------------------ one task, looped
+
+  async function runLoop(plan: Plan, task: PlanTask | null, completed: PromptInput['completed'], memory: RunMemory): Promise<TaskEnd> {
+    const n = task?.number ?? null;
+    const name = task ? displayTaskName(task.name) : 'Plan-level verification';
+    let loop = loopOf(readPlanState(root, plan.id), n);
+    const iterationsOf = (l: LoopState | null) => l?.iterations.length ?? 0;
+
+    if (loop?.status === 'passed') {
+      emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: 'passed' });
+      return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit: memory.tasks[String(n)]?.commit ?? null, halt: null }, null, 'passed in an earlier run');
+    }
+    if (loop && isFinal(loop)) {
+      emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
+      const reset = `ralf task reset ${plan.path} ${n ?? ''}`.trim();
+      if (loop.stop_reason === 'blocked') {
+        return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
+      }
+      const outcome: TaskOutcome = loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget' ? 'budget' : 'stopped';
+      return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then \`${reset}\` and run again` } }, loop.handoff, null);
+    }
+
+    if (n !== null && (loop === null || loop.start_ref === null)) {
+      await o.engine.startTask({ planPath: plan.path, taskNumber: n, deps: o.engine.deps, cwd, env });
+      loop = loopOf(readPlanState(root, plan.id), n);
+    }
+    // Where the task started: what a failed task is restored to. The plan-level loop restores nothing.
+    const startTree = n === null ? null : (loop?.start_ref ?? (await snapshot(root)));
+    const maxIterations = loop?.max_iterations ?? cfg.max_iterations;
+    emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: maxIterations, earlier: null });
+
+    const notes: PromptInput['notes'] = [];
+    let unconfirmed = 0;
+    let verifyFirst = n === null && iterationsOf(loop) === 0;
+    for (;;) {
+      const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
+      if (budget) return budgetStop(plan, n, name, budget, startTree);
+      if (o.signal.aborted) return interrupted(plan, n, name);
+      if (stopFlagPresent(root)) return interrupted(plan, n, name, 'stop_flag');
+
+      const state = readPlanState(root, plan.id);
+      loop = loopOf(state, n);
+      const iteration = iterationsOf(loop) + 1;
+      // The plan-level loop verifies before the first agent run: the tasks may have done it all.
+      let said = false;
+      if (verifyFirst) {
+        verifyFirst = false;
+      } else {
+        const iterTree = await snapshot(root);
+        const prompt = buildPrompt({
+          plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
+          task,
+          plan_checks: plan.plan_checks,
+          plan_manual: plan.plan_manual,
+          iteration,
+          max_iterations: maxIterations,
+          mode: 'loop',
+          history: loop?.iterations ?? [],
+          notes,
+          completed,
+          checkpoint_replies: checkpointReplies(plan, memory),
+        });
+        const timeoutMs = iterationTimeoutMs(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens }, o.iterationTimeoutMs);
+        const attempt = await runAgentAttempts({
+          agent: o.agent,
+          root,
+          planId: plan.id,
+          task: n,
+          iteration,
+          prompt,
+          timeoutMs,
+          backoffSeconds: o.backoffSeconds,
+          signal: o.signal,
+          env,
+          logFile: (a) => agentLogPath(root, plan.id, n, iteration, a),
+          emit: emitRaw,
+          random: o.random ?? Math.random,
+          sleep: o.sleep ?? realSleep,
+        });
+        tokens += attempt.tokens;
+        if (attempt.kind === 'aborted') return interrupted(plan, n, name);
+        if (attempt.kind === 'agent_failed') {
+          // Nothing recorded in the loop: the iteration never happened, `ralf run` again retries it.
+          return finish(plan, n, name, { outcome: 'agent_failed', stop_reason: null, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'agent_failed', reason: attempt.reason, detail: attempt.detail } }, null, attempt.detail);
+        }
+
+        const proc = attempt.process;
+        if (proc.timedOut && iterTree) {
+          const r = await revertTo(root, iterTree);
+          emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'iteration', files: r.files, saved_as: r.saved_as, why: `iteration ${iteration} timed out` });
+          const b = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
+          if (b) return budgetStop(plan, n, name, b, startTree);
+          notes.push({ iteration, note: `the agent was killed after ${Math.round(timeoutMs / 1000)} s (iteration timeout) and its partial changes were reverted; take smaller steps` });
+        }
+
+        if (attempt.promise?.kind === 'blocked') {
+          const reason = attempt.promise.reason || 'the agent said BLOCKED without a reason';
+          const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
+          await revertTask(plan, n, startTree, 'blocked');
+          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: null, halt: null }, r.handoff, reason);
+        }
+        said = attempt.promise?.kind === 'done';
+      }
+      const v = n === null
+        ? await o.engine.verifyPlan({ planPath: plan.path, doneConfirmed: said, signal: o.signal, deps: o.engine.deps, cwd, env })
+        : await o.engine.verifyTask({ planPath: plan.path, taskNumber: n, doneConfirmed: said, signal: o.signal, deps: o.engine.deps, cwd, env });
+      if (v.interrupted || v.stop_reason === 'interrupted') return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations: v.iteration, commit: null, halt: { outcome: 'interrupted', reason: 'interrupted', detail: v.message } }, null, v.message);
+      const suspicious = said && v.verdict !== 'pass' && v.counted;
+      emitRaw({
+        type: 'verify',
+        plan_id: plan.id,
+        task: n,
+        iteration: v.iteration,
+        max_iterations: v.max_iterations,
+        verdict: v.verdict,
+        stop_reason: v.stop_reason,
+        fingerprint: v.fingerprint,
+        progress: v.progress,
+        checks_passed: v.checks.filter((c) => c.passed).length,
+        checks_total: v.checks.length,
+        suspicious,
+        message: v.message,
+      });
+      if (suspicious) notes.push({ iteration: v.iteration, note: `that iteration said ${'<ralph>TASK_DONE</ralph>'} but verification failed (suspicious): run the checks before claiming the task is done` });
+
+      if (v.verdict === 'pass') {
+        let commit: string | null = null;
+        if (n !== null && o.commit && startTree) commit = await commitTask(plan, n, name, startTree);
+        if (n !== null) {
+          memory.tasks[String(n)] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
+          writeRunMemory(root, memory);
+        }
+        return finish(plan, n, name, { outcome: 'passed', stop_reason: 'success', iterations: v.iteration, commit, halt: null }, null, v.message);
+      }
+      if (v.verdict === 'stop') {
+        await revertTask(plan, n, startTree, v.stop_reason ?? 'stopped');
+        const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
+        return finish(
+          plan,
+          n,
+          name,
+          { outcome: budgetStopped ? 'budget' : 'stopped', stop_reason: v.stop_reason, iterations: v.iteration, commit: null, halt: { outcome: budgetStopped ? 'budget' : 'stopped', reason: v.stop_reason, detail: v.message } },
+          v.handoff,
+          v.message,
+        );
+      }
+      // retry
+      if (!v.counted) {
+        // Checks pass but the task's manual criteria were not confirmed: not an iteration.
+        unconfirmed++;
+        if (unconfirmed > MAX_UNCONFIRMED) {
+          const reason = 'the checks pass but the agent never confirmed the task\'s manual done criteria (no TASK_DONE promise)';
+          const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
+          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: null, halt: null }, r.handoff, reason);
+        }
+        notes.push({ iteration: v.iteration + 1, note: `all checks pass now, but the task also has criteria only you can confirm: ${(task?.manual ?? plan.plan_manual).join('; ') || 'its done criteria'}. If they hold, end with <ralph>TASK_DONE</ralph>; otherwise finish the work.` });
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ one task, run once
+
+  async function runOnce(plan: Plan, task: PlanTask, memory: RunMemory, completed: PromptInput['completed']): Promise<TaskEnd> {
+    const n = task.number;
+    emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 1, earlier: memory.tasks[String(n)]?.outcome === 'ran_once' ? 'ran_once' : null });
+    const prior = memory.tasks[String(n)];
+    if (prior?.outcome === 'ran_once') return finish(plan, n, displayTaskName(task.name), { outcome: 'already_done', stop_reason: null, iterations: 0, commit: prior.commit, halt: null }, null, 'ran in an earlier run');
+    if (o.signal.aborted || stopFlagPresent(root)) {
+      return finish(plan, n, displayTaskName(task.name), { outcome: 'interrupted', stop_reason: 'interrupted', iterations: 0, commit: null, halt: { outcome: 'interrupted', reason: o.signal.aborted ? 'interrupted' : 'stop_flag', detail: 'state saved; run again to resume' } }, null, null);
+    }
+    const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
+    if (budget) return finish(plan, n, displayTaskName(task.name), { outcome: 'budget', stop_reason: budget.reason, iterations: 0, commit: null, halt: { outcome: 'budget', reason: budget.reason, detail: budget.detail } }, null, budget.detail);
+    const startTree = await snapshot(root);
+    const prompt = buildPrompt({
+      plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
+      task,
+      iteration: 1,
+      max_iterations: 1,
+      mode: 'once',
+      history: [],
+      notes: [{ iteration: 1, note: `this task is not looped (${task.reason}); it runs once and is not verified by ralf, so check your own work` }],
+      completed,
+      checkpoint_replies: checkpointReplies(plan, memory),
+    });
+    const attempt = await runAgentAttempts({
+      agent: o.agent,
+      root,
+      planId: plan.id,
+      task: n,
+      iteration: 1,
+      prompt,
+      timeoutMs: iterationTimeoutMs(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens }, o.iterationTimeoutMs),
+      backoffSeconds: o.backoffSeconds,
+      signal: o.signal,
+      env,
+      logFile: (a) => agentLogPath(root, plan.id, n, 1, a),
+      emit: emitRaw,
+      random: o.random ?? Math.random,
+      sleep: o.sleep ?? realSleep,
+    });
+    tokens += attempt.tokens;
+    if (attempt.kind === 'aborted') return finish(plan, n, displayTaskName(task.name), { outcome: 'interrupted', stop_reason: 'interrupted', iterations: 0, commit: null, halt: { outcome: 'interrupted', reason: 'interrupted', detail: 'interrupted while the agent ran' } }, null, null);
+    if (attempt.kind === 'agent_failed') return finish(plan, n, displayTaskName(task.name), { outcome: 'agent_failed', stop_reason: null, iterations: 0, commit: null, halt: { outcome: 'agent_failed', reason: attempt.reason, detail: attempt.detail } }, null, attempt.detail);
+    if (attempt.process.timedOut || attempt.promise?.kind === 'blocked') {
+      const why = attempt.process.timedOut ? 'timed out' : 'blocked';
+      if (startTree) {
+        const r = await revertTo(root, startTree);
+        emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'task', files: r.files, saved_as: r.saved_as, why });
+      }
+      const detail = attempt.promise?.kind === 'blocked' ? attempt.promise.reason : 'the agent timed out';
+      memory.tasks[String(n)] = { outcome: 'blocked', commit: null, at: new Date(now()).toISOString() };
+      writeRunMemory(root, memory);
+      return finish(plan, n, displayTaskName(task.name), { outcome: 'blocked', stop_reason: null, iterations: 0, commit: null, halt: null }, null, detail);
+    }
+    let commit: string | null = null;
+    if (o.commit && startTree) commit = await commitTask(plan, n, task.name, startTree);
+    memory.tasks[String(n)] = { outcome: 'ran_once', commit, at: new Date(now()).toISOString() };
+    writeRunMemory(root, memory);
+    return finish(plan, n, displayTaskName(task.name), { outcome: 'ran_once', stop_reason: null, iterations: 0, commit, halt: null }, null, 'ran once without verification (not looped)');
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  async function budgetStop(plan: Plan, n: number | null, name: string, budget: NonNullable<ReturnType<typeof exhaustedBudget>>, startTree: string | null): Promise<TaskEnd> {
+    const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'budget_exhausted', budget: budget.budget, detail: budget.detail }, deps: o.engine.deps, cwd, env });
+    await revertTask(plan, n, startTree, budget.reason);
+    return finish(plan, n, name, { outcome: 'budget', stop_reason: budget.reason, iterations: r.iteration, commit: null, halt: { outcome: 'budget', reason: budget.reason, detail: budget.detail } }, r.handoff, budget.detail);
+  }
+
+  async function interrupted(plan: Plan, n: number | null, name: string, cause: 'signal' | 'stop_flag' = 'signal'): Promise<TaskEnd> {
+    let iterations = 0;
+    try {
+      const event = cause === 'signal' ? ({ type: 'interrupted', cause: 'signal', signal: signalName(o.signal) } as const) : ({ type: 'interrupted', cause: 'external', signal: null } as const);
+      const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event, deps: o.engine.deps, cwd, env });
+      iterations = r.iteration;
+    } catch (err) {
+      emitRaw({ type: 'warning', message: `could not record the interrupt: ${(err as Error).message}` });
+    }
+    const detail = cause === 'stop_flag' ? '.planning/ralf/STOP is present: state saved; remove it and run again to resume' : 'state saved; run `ralf run` again to resume';
+    return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations, commit: null, halt: { outcome: 'interrupted', reason: cause === 'stop_flag' ? 'stop_flag' : 'interrupted', detail } }, null, detail);
+  }
+
+  async function revertTask(plan: Plan, n: number | null, startTree: string | null, why: string): Promise<void> {
+    if (n === null || !startTree) return;
+    try {
+      const r = await revertTo(root, startTree);
+      emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'task', files: r.files, saved_as: r.saved_as, why });
+    } catch (err) {
+      emitRaw({ type: 'warning', message: `could not restore task ${n}'s files: ${(err as Error).message}` });
+    }
+  }
+
+  async function commitTask(plan: Plan, n: number, name: string, startTree: string): Promise<string | null> {
+    const message = commitMessage(plan.id, name);
+    try {
+      const c = await commitChanges(root, startTree, message);
+      if (!c) return null;
+      emitRaw({ type: 'commit', plan_id: plan.id, task: n, sha: c.sha, message, files: c.files });
+      return c.sha;
+    } catch (err) {
+      emitRaw({ type: 'warning', message: `task ${n} passed but the commit failed (changes left in the working tree): ${(err as Error).message.split('\n')[0]}` });
+      return null;
+    }
+  }
+
+  function finish(plan: Plan, n: number | null, name: string, end: TaskEnd, handoff: import('../engine/types.js').Handoff | null, detail: string | null): TaskEnd {
+    emitRaw({ type: 'task_end', plan_id: plan.id, task: n, name, outcome: end.outcome, stop_reason: end.stop_reason, iterations: end.iterations, commit: end.commit, detail, handoff });
+    return end;
+  }
+
+  function rel(p: string): string {
+    return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
+  }
+}
+
+/** Agent failures the user must fix before running again (bad --agent, no credentials): exit 2. */
+const HARD_SETUP = new Set(['not_found', 'not_executable', 'spawn_failed', 'auth']);
+
+function loopOf(state: PlanState | null, n: number | null): LoopState | null {
+  if (!state) return null;
+  return n === null ? state.plan : (state.tasks[String(n)] ?? null);
+}
+
+function label(n: number | null, name: string): string {
+  return n === null ? 'The plan-level loop' : `Task ${n} (${name})`;
+}
+
+function checkpointReplies(plan: Plan, memory: RunMemory): PromptInput['checkpoint_replies'] {
+  return Object.entries(memory.checkpoints).map(([k, v]) => ({ number: Number(k), name: plan.tasks.find((t) => t.number === Number(k))?.name ?? `Task ${k}`, reply: v.reply }));
+}
+
+export function checkpointInfo(task: PlanTask): CheckpointInfo {
+  const e = task.elements;
+  return {
+    checkpoint_type: task.type ?? 'checkpoint',
+    gate: task.gate,
+    what_built: e['what-built'] ?? null,
+    how_to_verify: e['how-to-verify'] ?? null,
+    decision: e.decision ?? null,
+    options: e.options ?? null,
+    action: task.type?.startsWith('checkpoint') ? (e.action ?? e.instructions ?? null) : (e.action ?? null),
+    resume_signal: e['resume-signal'] ?? null,
+  };
+}
+
+function row(plan: Plan, task: PlanTask, outcome: RunSummaryRow['outcome'], stop: StopReason | null, iterations: number, commit: string | null, tokens: number, max: number, enabled: boolean): RunSummaryRow {
+  const decision = task.decision === 'refuse' ? 'refuse' : task.decision === 'loop' && enabled ? 'loop' : 'skip';
+  return { plan_id: plan.id, task: task.number, name: task.name, decision, outcome, iterations, max_iterations: decision === 'loop' ? max : null, stop_reason: stop, tokens, commit };
+}
+
+function signalName(signal: AbortSignal): string | null {
+  const r: unknown = signal.reason;
+  return typeof r === 'string' ? r : 'SIGINT';
+}
+
+function safeCall(fn: () => void, emit: (e: RunEventBody) => void): void {
+  try {
+    fn();
+  } catch (err) {
+    emit({ type: 'warning', message: (err as Error).message });
+  }
+}
