@@ -14,49 +14,34 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'missing <PLAN.md>' : `unexpected argument "${positionals[1]}"`, `usage: ${USAGE}`);
 
   // Everything heavy (remark, zod, cosmiconfig) loads only past argument parsing.
-  const [{ existsSync, realpathSync }, { dirname, resolve }, { homedir }] = await Promise.all([import('node:fs'), import('node:path'), import('node:os')]);
-  const { planIdFromPath, projectRelative, projectRootForPlan, statePaths } = await import('../engine/paths.js');
-  const { readPlanState } = await import('../engine/store.js');
+  const [{ existsSync }, { dirname, resolve }] = await Promise.all([import('node:fs'), import('node:path')]);
+  const { projectRootForPlan } = await import('../engine/paths.js');
   const { loadConfig } = await import('../config/load.js');
   const { projectCommands, readPlan } = await import('../plan/index.js');
-  const { displaySource } = await import('../report/config-values.js');
-  const { fromPlan } = await import('../report/from-plan.js');
-  const { minimalSummary, readSummaryText, summaryPathFor } = await import('../report/summary-file.js');
+  const { summaryPathFor } = await import('../report/summary-file.js');
+  const { composeLoopReport, writeComposedReport } = await import('../report/compose-report.js');
+  const { REPORT_HEADING } = await import('../report/build-report.js');
+  const { reportRows } = await import('../report/rows.js');
 
   const cwd = resolve(values.cwd ?? process.cwd());
   const planPath = resolve(cwd, positionals[0]!);
   const effective = loadConfig({ cwd: dirname(planPath) });
   const parsed = readPlan(planPath, { config: effective.config, projectCommands: projectCommands(effective.config, effective.project_config) });
-  const planId = planIdFromPath(planPath);
-  const projectRoot = projectRootForPlan(planPath);
-  const shown = (p: string) => (projectRoot ? projectRelative(projectRoot, p) : p);
-  const stateFile = projectRoot ? statePaths(projectRoot, planId).state : null;
-  const state = projectRoot ? readPlanState(projectRoot, planId) : null;
-
-  // The config the loop ran with (recorded in the state) is what the report describes;
-  // before any state exists, the config it would run with.
-  const recorded = state && Object.keys(state.config).length > 0;
-  const configValues = recorded ? state.config : (effective.config as unknown as Record<string, unknown>);
-  const rawSources = recorded ? state.config_sources : effective.sources;
-  const where = { projectRoot, home: homedir() };
-  const sources = Object.fromEntries(Object.entries(rawSources).map(([k, v]) => [k, displaySource(v, where)]));
-
-  const input = {
-    state,
-    plan: fromPlan(parsed, shown(planPath)),
-    config: { values: configValues, sources },
-    state_path: stateFile ? shown(stateFile) : undefined,
-  };
-
-  const { buildLoopReport, REPORT_HEADING } = await import('../report/build-report.js');
-  const { reportRows } = await import('../report/rows.js');
-  const { stringifyMarkdown } = await import('../report/markdown.js');
-  const { upsertSection } = await import('../report/upsert-section.js');
-  const section = stringifyMarkdown(buildLoopReport(input));
-
+  const planId = parsed.id;
   const summaryPath = values.summary ? resolve(cwd, values.summary) : summaryPathFor(planPath);
-  const original = readSummaryText(summaryPath);
-  if (original === null && !values.create) {
+  if (values.create && !existsSync(summaryPath) && !existsSync(dirname(summaryPath))) {
+    throw new RalfError('summary_missing', `cannot create ${summaryPath}: its directory does not exist`, { problems: [{ file: dirname(summaryPath), message: 'no such directory' }] });
+  }
+  const report = composeLoopReport({
+    plan: parsed,
+    projectRoot: projectRootForPlan(planPath),
+    config: effective.config as unknown as Record<string, unknown>,
+    configSources: effective.sources,
+    summaryPath,
+    create: values.create === true,
+  });
+  const { section, input, state, stateFile, result } = report;
+  if (report.action === 'missing' || !result) {
     throw new RalfError('summary_missing', `no SUMMARY.md for ${planId}: ${summaryPath} does not exist`, {
       problems: [
         {
@@ -67,17 +52,9 @@ export async function run(argv: string[]): Promise<number> {
       ],
     });
   }
-  if (original === null && !existsSync(dirname(summaryPath))) {
-    throw new RalfError('summary_missing', `cannot create ${summaryPath}: its directory does not exist`, { problems: [{ file: dirname(summaryPath), message: 'no such directory' }] });
-  }
-  const result = upsertSection(original ?? minimalSummary(planId, null), section, summaryPath, REPORT_HEADING);
-  const action = original === null ? 'created' : result.action;
+  const action = report.action;
   const dryRun = values['dry-run'] === true;
-  if (!dryRun && action !== 'unchanged') {
-    const { writeFileAtomic } = await import('../fs/atomic-write.js');
-    // Write through a symlinked SUMMARY.md to its target; renaming over the link would replace it.
-    writeFileAtomic(original === null ? summaryPath : realpathSync(summaryPath), result.text);
-  }
+  if (!dryRun) writeComposedReport(report);
 
   const tasks = reportRows(input);
   printWarnings(result.warnings);

@@ -1,0 +1,68 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { projectRelative, statePaths } from '../engine/paths.js';
+import { readPlanState } from '../engine/store.js';
+import type { PlanState } from '../engine/types.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { Plan } from '../plan/model.js';
+import { buildLoopReport, REPORT_HEADING } from './build-report.js';
+import { displaySource } from './config-values.js';
+import { fromPlan } from './from-plan.js';
+import { stringifyMarkdown } from './markdown.js';
+import { minimalSummary, readSummaryText } from './summary-file.js';
+import type { ReportInput } from './types.js';
+import { upsertSection, type UpsertResult } from './upsert-section.js';
+
+export interface ComposedReport {
+  summaryPath: string;
+  /** The SUMMARY.md text before; null when the file does not exist. */
+  original: string | null;
+  section: string;
+  input: ReportInput;
+  state: PlanState | null;
+  stateFile: string | null;
+  /** The new text; null when there is no SUMMARY.md and none is to be created. */
+  result: UpsertResult | null;
+  action: 'created' | 'replaced' | 'appended' | 'unchanged' | 'missing';
+}
+
+/**
+ * Builds the Loop Report for a plan and splices it into its SUMMARY.md text, without
+ * writing: shared by `ralf report` and `ralf run`. The report describes the config the
+ * loop ran with (recorded in its state); before any state exists, the config it would use.
+ */
+export function composeLoopReport(args: {
+  plan: Plan;
+  projectRoot: string | null;
+  config: Record<string, unknown>;
+  configSources: Record<string, string>;
+  summaryPath: string;
+  create: boolean;
+}): ComposedReport {
+  const { plan, projectRoot } = args;
+  const shown = (p: string) => (projectRoot ? projectRelative(projectRoot, p) : p);
+  const stateFile = projectRoot ? statePaths(projectRoot, plan.id).state : null;
+  const state = projectRoot ? readPlanState(projectRoot, plan.id) : null;
+  const recorded = state !== null && Object.keys(state.config).length > 0;
+  const values = recorded ? state.config : args.config;
+  const rawSources = recorded ? state.config_sources : args.configSources;
+  const where = { projectRoot, home: homedir() };
+  const sources = Object.fromEntries(Object.entries(rawSources).map(([k, v]) => [k, displaySource(v, where)]));
+  const input: ReportInput = {
+    state,
+    plan: fromPlan(plan, shown(plan.path)),
+    config: { values, sources },
+    state_path: stateFile ? shown(stateFile) : undefined,
+  };
+  const section = stringifyMarkdown(buildLoopReport(input));
+  const original = readSummaryText(args.summaryPath);
+  if (original === null && !args.create) return { summaryPath: args.summaryPath, original, section, input, state, stateFile, result: null, action: 'missing' };
+  const result = upsertSection(original ?? minimalSummary(plan.id, null), section, args.summaryPath, REPORT_HEADING);
+  return { summaryPath: args.summaryPath, original, section, input, state, stateFile, result, action: original === null ? 'created' : result.action };
+}
+
+/** Writes a composed report atomically; through a symlinked SUMMARY.md to its target. */
+export function writeComposedReport(report: ComposedReport): void {
+  if (!report.result || report.action === 'unchanged' || report.action === 'missing') return;
+  writeFileAtomic(report.original === null ? report.summaryPath : realpathSync(report.summaryPath), report.result.text);
+}
