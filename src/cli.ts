@@ -36,11 +36,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`ralf: unknown command "${name}"\n\n${help()}`);
     return ExitCode.badInput;
   }
+  const mod = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${entry.summary}\n\nusage: ${entry.usage}\n`);
+    process.stdout.write(`${entry.summary}\n\nusage: ${mod.USAGE ?? `ralf ${name} ...`}\n`);
     return ExitCode.ok;
   }
-  const mod = await entry.load();
   return mod.run(rest);
 }
 

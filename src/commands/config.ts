@@ -4,7 +4,7 @@ import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { hosts } from '../hosts/host.js';
 
-const USAGE = 'ralf config [schema [--markdown]] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] [--json]';
+export const USAGE = 'ralf config [schema [--markdown]] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] [--json]';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(

@@ -9,7 +9,7 @@ import { printJson } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 
-const USAGE = 'ralf demo [--keep] [--json]';
+export const USAGE = 'ralf demo [--keep] [--json]';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { keep: { type: 'boolean' } }, USAGE);

@@ -95,3 +95,4 @@ function packageVersion(root: string): string {
     return '0.0.0';
   }
 }
+export { INSTALL_USAGE as USAGE } from '../install/options.js';

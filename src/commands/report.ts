@@ -3,7 +3,7 @@ import { printJson, printText, style } from '../cli/output.js';
 import { RalfError, location, usageError, type Problem } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 
-const USAGE = 'ralf report <PLAN.md> [--summary PATH] [--create] [--dry-run] [--cwd DIR] [--json]';
+export const USAGE = 'ralf report <PLAN.md> [--summary PATH] [--create] [--dry-run] [--cwd DIR] [--json]';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(

@@ -7,7 +7,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printText, style } from '../cli/output.js';
 import { usageError } from '../errors.js';
 
-const USAGE =
+export const USAGE =
   'ralf run <PLAN.md | phase dir | PRD.md | ralph.json | requirements.json | tasks dir> --agent claude|opencode|"<command with {prompt}>" [--duration 4h] [--max-tokens N] [--iteration-timeout 15m] [--commit|--no-commit] [--resume-signal TEXT] [--agent-arg ARG]... [--cwd DIR] [--json]';
 
 export async function run(argv: string[]): Promise<number> {

@@ -35,3 +35,4 @@ export async function run(argv: string[]): Promise<number> {
   else printText(resultsText(results, args.dryRun, 'uninstall'));
   return ExitCode.ok;
 }
+export { UNINSTALL_USAGE as USAGE } from '../install/options.js';
