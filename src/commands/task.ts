@@ -1,6 +1,90 @@
-// Placeholder until its issue lands; replaced by the real command.
-import { RalfError } from '../errors.js';
+import { resolve } from 'node:path';
+import { parseCommandArgs } from '../cli/args.js';
+import { printJson, printText, style } from '../cli/output.js';
+import { usageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
 
-export async function run(_argv: string[]): Promise<number> {
-  throw new RalfError('not_implemented', 'ralf task is not implemented yet');
+export const USAGE = [
+  'ralf task verify <PLAN.md> <N> [--done-confirmed] [--json]',
+  'ralf task escalate <PLAN.md> <N> --rule 4 --reason TEXT [--proposed TEXT] [--why TEXT] [--impact TEXT] [--alternatives TEXT] [--json]',
+  'ralf task reset <PLAN.md> (<N> | --plan | --all) [--dry-run] [--json]',
+  'ralf task start <PLAN.md> <N> [--json]',
+].join('\n       ');
+
+function taskNumber(value: string | undefined): number {
+  if (value === undefined) throw usageError('missing task number <N>', `usage: ${USAGE}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw usageError(`task number must be a positive integer, got "${value}"`, `usage: ${USAGE}`);
+  return Number(value);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values, positionals } = parseCommandArgs(
+    rest,
+    {
+      'done-confirmed': { type: 'boolean' },
+      rule: { type: 'string' },
+      reason: { type: 'string' },
+      proposed: { type: 'string' },
+      why: { type: 'string' },
+      impact: { type: 'string' },
+      alternatives: { type: 'string' },
+      plan: { type: 'boolean' },
+      all: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      host: { type: 'string' },
+      'config-dir': { type: 'string' },
+    },
+    USAGE,
+  );
+  const json = values.json === true;
+  const [planArg, nArg, ...extra] = positionals;
+  if (sub === undefined) throw usageError('missing subcommand (verify, escalate, reset or start)', `usage: ${USAGE}`);
+  if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);
+  if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
+  const planPath = resolve(values.cwd ?? process.cwd(), planArg);
+  const common = { planPath, cwd: values.cwd, host: values.host, configDir: values['config-dir'] };
+
+  switch (sub) {
+    case 'verify': {
+      const n = taskNumber(nArg);
+      const [{ verifyTask }, { runVerifyCommand }] = await Promise.all([import('../engine/verify-task.js'), import('../engine/cli-verify.js')]);
+      return runVerifyCommand(json, (signal) => verifyTask({ ...common, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal }));
+    }
+    case 'escalate': {
+      if (values.rule !== '4') throw usageError(values.rule === undefined ? 'missing --rule 4' : `only --rule 4 can be escalated, got --rule ${values.rule}`, 'Rules 1-3 are fixed automatically inside the loop; Rule 4 (architectural change) needs a human decision.');
+      if (!values.reason?.trim()) throw usageError('missing --reason "..."', 'Say what you found and what change it needs, e.g. --reason "needs a new users table".');
+      const n = values.plan ? null : taskNumber(nArg);
+      const { escalateTask } = await import('../engine/escalate-task.js');
+      const o = await escalateTask({
+        ...common,
+        taskNumber: n,
+        rule: 4,
+        reason: values.reason,
+        details: { proposed_change: values.proposed, why_needed: values.why, impact: values.impact, alternatives: values.alternatives },
+      });
+      if (json) printJson(o);
+      else printText([style().red(style().bold(`STOP ${o.task ? `Task ${o.task.number}` : 'plan-level loop'} — rule4_architectural`)), o.message, '', `next: ${o.next}`, '', o.handoff?.markdown ?? ''].join('\n'));
+      return o.exit_code;
+    }
+    case 'reset': {
+      const which = values.all ? 'all' : values.plan ? 'plan' : taskNumber(nArg);
+      if ((values.all || values.plan) && nArg !== undefined) throw usageError(`unexpected argument "${nArg}" with --${values.all ? 'all' : 'plan'}`, `usage: ${USAGE}`);
+      const { resetTask } = await import('../engine/reset-task.js');
+      const r = await resetTask({ ...common, which, dryRun: values['dry-run'] === true });
+      if (json) printJson(r);
+      else printText([r.message, ...(r.stop_flag ? ['note: .planning/ralf/STOP exists; every loop stays paused until you delete it.'] : [])].join('\n'));
+      return ExitCode.ok;
+    }
+    case 'start': {
+      const n = taskNumber(nArg);
+      const { startTask } = await import('../engine/start-task.js');
+      const o = await startTask({ ...common, taskNumber: n });
+      if (json) printJson(o);
+      else printText(`${o.message}${o.start_ref ? ` Start point: ${o.start_ref.slice(0, 12)}.` : ' (not a git repository: no start snapshot)'}\nnext: ${o.next}`);
+      return ExitCode.ok;
+    }
+    default:
+      throw usageError(`unknown subcommand "${sub}" (expected verify, escalate, reset or start)`, `usage: ${USAGE}`);
+  }
 }

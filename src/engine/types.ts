@@ -61,9 +61,28 @@ export interface IterationRecord {
   done_confirmed: boolean;
   verdict: Verdict;
   stop_reason: StopReason | null;
+  /** Working-tree snapshot (git tree hash) the iteration was verified against; null outside git. */
+  tree?: string | null;
+  /** Failing test names over all checks (parsed from output), when recognisable. */
+  failing_tests?: string[];
+  /** Rule 4 diff-guard findings for this iteration (empty: none). */
+  rule4_findings?: string[];
 }
 
 export type RecommendedAction = 'decision_needed' | 'manual_investigation' | 'split_task' | 'none';
+
+/** A Rule 4 escalation: by the agent (`ralf task escalate`) or by the diff guard. */
+export interface Escalation {
+  rule: 4;
+  reason: string;
+  source: 'agent' | 'diff_guard';
+  findings?: string[];
+  /** Optional parts of GSD's "Architectural Decision Needed" prompt, when the agent gave them. */
+  proposed_change?: string;
+  why_needed?: string;
+  impact?: string;
+  alternatives?: string;
+}
 
 /** The structured checkpoint handed to the human when the loop stops without success. */
 export interface Handoff {
@@ -81,7 +100,7 @@ export interface Handoff {
   recommended_action: RecommendedAction;
   recommendation: string;
   /** Rule 4 escalation details when stop_reason is rule4_architectural. */
-  escalation?: { rule: 4; reason: string; source: 'agent' | 'diff_guard'; findings?: string[] } | null;
+  escalation?: Escalation | null;
   /** The same content as Markdown, for the agent to show. */
   markdown: string;
 }
@@ -109,6 +128,27 @@ export interface LoopState {
   escalation: Handoff['escalation'];
   handoff: Handoff | null;
   total_duration_ms: number;
+  /** Checks passed but the task has manual done criteria the agent has not confirmed yet. */
+  awaiting_confirmation?: boolean;
+  /** Set while stopped with `interrupted`: the next verify resumes the loop (interrupted verifies never count). */
+  interrupted?: { at: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null } | null;
+  /** Set when the loop stopped on a `ralf run` event (`blocked`, `time_budget`, `token_budget`). */
+  stop_detail?: string | null;
+  /** The 80%-of-max_iterations warning from the last iteration, if any. */
+  warning?: string | null;
+  /**
+   * The diff facts of the last verify (counted or not), so an unchanged working tree costs
+   * no git diff next time. A cache: derived from `start_ref` and `tree`.
+   */
+  tree_facts?: TreeFacts | null;
+}
+
+export interface TreeFacts {
+  start_ref: string | null;
+  tree: string | null;
+  diff_hash: string | null;
+  files_changed: string[];
+  rule4_findings: string[];
 }
 
 /** Tasks the loop refused or skipped, recorded for the report. */
@@ -132,6 +172,10 @@ export interface PlanState {
   tasks: Record<string, LoopState>;
   plan: LoopState | null;
   not_looped: NotLoopedTask[];
+  /** Why the plan-level loop does not run (`ralf plan verify` on a plan whose plan_decision is skip/refuse). */
+  plan_not_looped?: { decision: 'skip' | 'refuse'; reason: string } | null;
+  /** Number of tasks in the plan when the state was last written (for `Progress: x/y`). */
+  task_count?: number;
   created_at: string;
   updated_at: string;
 }

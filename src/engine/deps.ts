@@ -1,0 +1,88 @@
+/**
+ * The I/O shell's collaborators behind one small interface: config, plan, checks,
+ * fingerprints and git. The default implementation imports them lazily, so a command
+ * that only reads state (`ralf status`) never loads them; tests can pass fakes.
+ */
+import type { RalfLiteConfig } from '../config/schema.js';
+import type { Check, Plan } from '../plan/model.js';
+import type { CheckResult } from './types.js';
+
+export interface EffectiveConfigLike {
+  config: RalfLiteConfig;
+  sources: Record<string, string>;
+  project_root: string | null;
+  /** The whole `.planning/config.json` (GSD's `workflow.test_command` is a fallback for tests). */
+  project_config?: Record<string, unknown> | null;
+  /** The config files consulted (present or not): the plan cache watches them. */
+  files?: Array<{ path: string; exists: boolean }>;
+}
+
+export type RawCheck = Omit<CheckResult, 'fingerprint' | 'failing_tests'> & { interrupted?: boolean; output_bytes?: number };
+
+export interface RunChecksLike {
+  cwd: string;
+  timeoutMs: number;
+  stopOnFirstFailure: boolean;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  onCheckStart?: (index: number, check: Check) => void;
+}
+
+export interface GitDeps {
+  /** Cheap test (no process) whether `root` is inside a git working tree. */
+  insideGit(root: string): boolean;
+  /** Tree of HEAD (the last commit), null outside git or before the first commit. */
+  headTree(root: string): Promise<string | null>;
+  /** Tree of the working tree incl. untracked files (excluding .planning/ralf); null outside git. */
+  snapshot(root: string): Promise<string | null>;
+  changedFiles(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<string[]>;
+  diffFingerprint(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<string | null>;
+  rule4Findings(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles?: string[] }): Promise<string[]>;
+}
+
+/** Config loading and plan parsing: the heavy part (zod, YAML), skipped on a plan-cache hit. */
+export interface PlanningDeps {
+  loadConfig(options: { cwd: string; host?: string | undefined; configDir?: string | undefined; env?: NodeJS.ProcessEnv | undefined }): EffectiveConfigLike;
+  readPlan(path: string, effective: EffectiveConfigLike): Plan;
+  checkTimeoutSeconds: number;
+}
+
+export interface EngineDeps {
+  planning(): Promise<PlanningDeps>;
+  /** Use the plan cache (.planning/ralf/.cache-<id>.json); default true. */
+  planCache?: boolean;
+  runChecks(checks: Check[], options: RunChecksLike): Promise<RawCheck[]>;
+  fingerprint(output: string, options: { exitCode: number | null }): string | null;
+  failingTests(output: string): string[];
+  git: GitDeps;
+}
+
+let light: Promise<EngineDeps> | null = null;
+let heavy: Promise<PlanningDeps> | null = null;
+
+function planning(): Promise<PlanningDeps> {
+  heavy ??= (async () => {
+    const [config, schema, plan] = await Promise.all([import('../config/load.js'), import('../config/schema.js'), import('../plan/index.js')]);
+    return {
+      loadConfig: (o) => config.loadConfig(o),
+      readPlan: (path, effective) => plan.readPlan(path, { config: effective.config, projectCommands: plan.projectCommands(effective.config, effective.project_config ?? null) }),
+      checkTimeoutSeconds: schema.RUNTIME_DEFAULTS.check_timeout_seconds,
+    } satisfies PlanningDeps;
+  })();
+  return heavy;
+}
+
+/** The real collaborators, loaded once and lazily (config/plan only when needed). */
+export function defaultDeps(): Promise<EngineDeps> {
+  light ??= (async () => {
+    const [verify, fp, git] = await Promise.all([import('../verify/run-checks.js'), import('../fingerprint/index.js'), import('./git-adapter.js')]);
+    return {
+      planning,
+      runChecks: (checks, o) => verify.runChecks(checks, o),
+      fingerprint: (output, o) => fp.fingerprint(output, o).fingerprint,
+      failingTests: (output) => fp.failingTests(output),
+      git: git.gitDeps,
+    } satisfies EngineDeps;
+  })();
+  return light;
+}

@@ -1,0 +1,72 @@
+/**
+ * Where a plan's loop state lives. Kept free of config/plan imports so `ralf status`
+ * can find state without loading zod, remark or the config layers.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+
+export const STATE_DIR = join('.planning', 'ralf');
+export const STOP_FLAG = 'STOP';
+
+/** `01-02-PLAN.md` → `01-02`; bare `PLAN.md` → its directory's name; `x.md` → `x`. */
+export function planIdFromPath(planPath: string): string {
+  const abs = resolve(planPath);
+  const name = basename(abs);
+  if (/^PLAN\.md$/i.test(name)) return basename(dirname(abs));
+  const m = /^(.*?)-?PLAN\.md$/i.exec(name);
+  if (m && m[1]) return m[1];
+  return name.replace(/\.md$/i, '');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nearest directory at or above `start` that holds `.planning/`. The search stops at a
+ * repository root (a directory with `.git`) so an unrelated ~/.planning is never picked up.
+ */
+export function findProjectRoot(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    if (isDirectory(join(dir, '.planning'))) return dir;
+    if (existsSync(join(dir, '.git'))) return null;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** The project root for a PLAN.md: the nearest ancestor of the file that holds `.planning/`. */
+export function projectRootForPlan(planPath: string): string | null {
+  return findProjectRoot(dirname(resolve(planPath)));
+}
+
+export interface StatePaths {
+  dir: string;
+  state: string;
+  log: string;
+  lock: string;
+  stopFlag: string;
+}
+
+export function statePaths(projectRoot: string, planId: string): StatePaths {
+  const dir = join(projectRoot, STATE_DIR);
+  return {
+    dir,
+    state: join(dir, `${planId}.json`),
+    log: join(dir, `${planId}.jsonl`),
+    lock: join(dir, `${planId}.lock`),
+    stopFlag: join(dir, STOP_FLAG),
+  };
+}
+
+/** `path` relative to the project root with `/` separators (how state and hints show it). */
+export function projectRelative(projectRoot: string, path: string): string {
+  const rel = relative(projectRoot, resolve(path));
+  return (rel.startsWith('..') ? resolve(path) : rel).split(sep).join('/');
+}

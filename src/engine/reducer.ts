@@ -1,0 +1,279 @@
+/**
+ * The loop as a reducer: `(loop, event, context) -> { state, decision }`. Pure: no process,
+ * file or clock inside (every event carries `now`); the I/O shell (verify-task.ts) gathers
+ * the facts, this decides. See docs/ENGINE.md for the state machine and the precedence.
+ */
+import type { Decision, LoopContext, LoopEvent } from './events.js';
+import { buildHandoff } from './handoff.js';
+import { isFinal, newLoopState } from './loop-state.js';
+import { assessProgress } from './progress.js';
+import type { CheckResult, IterationRecord, LoopState, StopReason, Verdict } from './types.js';
+
+export interface ReduceResult {
+  state: LoopState;
+  decision: Decision;
+}
+
+/** The fraction of max_iterations at which the next iteration triggers a warning. */
+export const WARN_AT = 0.8;
+
+const failed = (c: Pick<CheckResult, 'passed' | 'skipped'>) => !c.passed && !c.skipped;
+
+function label(loop: LoopState): string {
+  return loop.scope === 'plan' ? 'Plan-level verification' : `Task ${loop.task_number}`;
+}
+
+function verifyCommand(loop: LoopState, ctx: LoopContext): string {
+  return loop.scope === 'plan' ? `ralf plan verify ${ctx.plan_path}` : `ralf task verify ${ctx.plan_path} ${loop.task_number}`;
+}
+
+function resetCommand(loop: LoopState, ctx: LoopContext): string {
+  return loop.scope === 'plan' ? `ralf task reset ${ctx.plan_path} --plan` : `ralf task reset ${ctx.plan_path} ${loop.task_number}`;
+}
+
+const STOP_NEXT = 'Stop working on this task: show the handoff (## CHECKPOINT REACHED) to the human and wait for their decision.';
+
+function passNext(loop: LoopState): string {
+  return loop.scope === 'plan' ? 'The plan-level checks pass: finish the plan (SUMMARY.md).' : 'Commit the task and continue with the next one.';
+}
+
+function decisionOf(loop: LoopState, fields: Partial<Decision> & Pick<Decision, 'message' | 'next'>): Decision {
+  const last = loop.iterations.at(-1);
+  const verdict: Verdict = loop.status === 'passed' ? 'pass' : loop.status === 'stopped' ? 'stop' : 'retry';
+  return {
+    verdict,
+    stop_reason: loop.stop_reason,
+    iteration: loop.iterations.length,
+    counted: false,
+    already_ended: false,
+    progress: last?.progress ?? null,
+    progress_reasons: last?.progress_reasons ?? [],
+    fingerprint: last?.fingerprint ?? null,
+    warning: null,
+    handoff: loop.status === 'stopped' ? loop.handoff : null,
+    ...fields,
+  };
+}
+
+/** The answer for a loop that already ended: nothing is recorded. */
+function ended(loop: LoopState, ctx: LoopContext): ReduceResult {
+  if (loop.status === 'passed') {
+    return {
+      state: loop,
+      decision: decisionOf(loop, {
+        already_ended: true,
+        message: `${label(loop)} already passed on iteration ${loop.iterations.length}/${loop.max_iterations}.`,
+        next: passNext(loop),
+      }),
+    };
+  }
+  return {
+    state: loop,
+    decision: decisionOf(loop, {
+      already_ended: true,
+      message: `${label(loop)}'s loop already stopped with ${loop.stop_reason} after ${loop.iterations.length}/${loop.max_iterations} iterations; nothing was recorded.`,
+      next: `${STOP_NEXT} To loop again after the human decided: \`${resetCommand(loop, ctx)}\`.`,
+    }),
+  };
+}
+
+/** An interrupted loop resumes where it was: interrupted verifies never count. */
+function resumed(loop: LoopState): LoopState {
+  if (loop.status !== 'stopped' || loop.stop_reason !== 'interrupted') return loop;
+  return { ...loop, status: loop.iterations.length > 0 ? 'running' : 'idle', stop_reason: null, interrupted: null, handoff: null };
+}
+
+/** Stops a loop that has not ended, with a handoff. */
+function stopWith(loop: LoopState, ctx: LoopContext, now: string, stop: StopReason, patch: Partial<LoopState>, message: string): ReduceResult {
+  const stopped: LoopState = { ...loop, ...patch, status: 'stopped', stop_reason: stop, started_at: loop.started_at ?? now, updated_at: now, awaiting_confirmation: false };
+  stopped.handoff = buildHandoff(stopped, ctx);
+  const next = stop === 'interrupted' ? `State is saved. Remove .planning/ralf/STOP if present, then run \`${verifyCommand(loop, ctx)}\` to resume.` : STOP_NEXT;
+  return { state: stopped, decision: decisionOf(stopped, { message, next }) };
+}
+
+function warningFor(n: number, max: number): string | null {
+  const left = max - n;
+  if (left <= 0 || (n + 1) / max < WARN_AT) return null;
+  return `iteration ${n}/${max}: ${left === 1 ? 'the next iteration is the last one' : `only ${left} iterations left`} before the loop stops with max_iterations`;
+}
+
+function elapsedSeconds(from: string | null, to: string): number {
+  if (!from) return 0;
+  const ms = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(ms) ? ms / 1000 : 0;
+}
+
+function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'iteration_verified' }>, ctx: LoopContext): ReduceResult {
+  const { limits } = ctx;
+  const loop = resumed(loop0);
+  if (isFinal(loop)) return ended(loop, ctx);
+
+  const checks = event.checks;
+  const allPass = checks.every((c) => c.passed);
+  const findings = event.rule4_findings;
+  const startRef = loop.start_ref ?? event.start_ref;
+  const startedAt = loop.started_at ?? event.started_at;
+  const treeFacts = { start_ref: startRef, tree: event.tree, diff_hash: event.diff_hash, files_changed: event.files_changed, rule4_findings: findings };
+
+  if (findings.length === 0 && allPass) {
+    if (loop.status === 'passed') return ended(loop, ctx);
+    if (event.requires_confirmation && !event.done_confirmed) {
+      // Not an iteration: the code is green, only the human-judged criteria are open.
+      const state: LoopState = { ...loop, status: 'running', start_ref: startRef, started_at: startedAt, updated_at: event.now, awaiting_confirmation: true, tree_facts: treeFacts };
+      return {
+        state,
+        decision: decisionOf(state, {
+          verdict: 'retry',
+          stop_reason: null,
+          message: 'checks pass; confirm manual criteria with --done-confirmed',
+          next: `Check the task's manual done criteria yourself. If they hold, run \`${verifyCommand(loop, ctx)} --done-confirmed\`; otherwise keep working and verify again. This did not use an iteration.`,
+          progress: null,
+          progress_reasons: [],
+          fingerprint: null,
+        }),
+      };
+    }
+  }
+
+  const n = loop.iterations.length + 1;
+  const prev = loop.iterations.at(-1) ?? null;
+  const firstFailing = checks.find(failed) ?? checks.find((c) => !c.passed);
+  const fingerprint = allPass ? null : (firstFailing?.fingerprint ?? null);
+  const assessed = prev === null ? { progress: true, reasons: ['first iteration'] } : assessProgress(prev, { checks, fingerprint, diff_hash: event.diff_hash });
+  const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint;
+  const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : 1;
+  const noProgressStreak = assessed.progress ? 0 : loop.no_progress_streak + 1;
+
+  // Precedence when several hold on the same iteration (docs/ENGINE.md):
+  // rule4 > success > repeated_fingerprint > no_progress > max_iterations > time_budget.
+  let stop: StopReason | null = null;
+  let escalation = loop.escalation;
+  if (findings.length > 0) {
+    stop = 'rule4_architectural';
+    escalation = { rule: 4, source: 'diff_guard', reason: `diff guard: ${findings.join('; ')}`, findings };
+  } else if (allPass) stop = 'success';
+  else if (fingerprintStreak >= limits.error_fingerprint_repeats) stop = 'repeated_fingerprint';
+  else if (noProgressStreak >= limits.no_progress_repeats) stop = 'no_progress';
+  else if (n >= limits.max_iterations) stop = 'max_iterations';
+  else if (limits.time_budget_seconds !== undefined && elapsedSeconds(startedAt, event.now) >= limits.time_budget_seconds) stop = 'time_budget';
+
+  const verdict: Verdict = stop === null ? 'retry' : stop === 'success' ? 'pass' : 'stop';
+  const failingTests = [...new Set(checks.flatMap((c) => c.failing_tests ?? []))];
+  const record: IterationRecord = {
+    iteration: n,
+    started_at: event.started_at,
+    finished_at: event.now,
+    duration_ms: event.duration_ms,
+    passed: allPass,
+    checks,
+    fingerprint,
+    progress: assessed.progress,
+    progress_reasons: assessed.reasons,
+    diff_hash: event.diff_hash,
+    files_changed: event.files_changed,
+    done_confirmed: event.done_confirmed,
+    verdict,
+    stop_reason: stop,
+    tree: event.tree,
+    ...(failingTests.length > 0 ? { failing_tests: failingTests } : {}),
+    ...(findings.length > 0 ? { rule4_findings: findings } : {}),
+  };
+  const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
+  const state: LoopState = {
+    ...loop,
+    status: verdict === 'pass' ? 'passed' : verdict === 'stop' ? 'stopped' : 'running',
+    stop_reason: stop,
+    max_iterations: limits.max_iterations,
+    iterations: [...loop.iterations, record],
+    fingerprint_streak: fingerprintStreak,
+    no_progress_streak: noProgressStreak,
+    start_ref: startRef,
+    started_at: startedAt,
+    updated_at: event.now,
+    done_confirmed: verdict === 'pass' ? event.done_confirmed : loop.done_confirmed,
+    escalation,
+    handoff: null,
+    total_duration_ms: loop.total_duration_ms + event.duration_ms,
+    awaiting_confirmation: false,
+    warning,
+    tree_facts: treeFacts,
+  };
+  if (verdict === 'stop') state.handoff = buildHandoff(state, ctx);
+
+  const failingCount = checks.filter(failed).length;
+  const message =
+    verdict === 'pass'
+      ? `${label(state)} passed on iteration ${n}/${limits.max_iterations}${event.done_confirmed ? ' (manual done criteria confirmed)' : ''}.`
+      : verdict === 'retry'
+        ? `${label(state)} failed iteration ${n}/${limits.max_iterations}: ${failingCount} of ${checks.length} check${checks.length === 1 ? '' : 's'} failing.`
+        : `${label(state)} stopped with ${stop} after ${n}/${limits.max_iterations} iterations.`;
+  const next =
+    verdict === 'pass'
+      ? passNext(state)
+      : verdict === 'retry'
+        ? `Repair the failure above (only what this task needs), then run \`${verifyCommand(state, ctx)}\` again.`
+        : STOP_NEXT;
+  return {
+    state,
+    decision: decisionOf(state, { counted: true, progress: assessed.progress, progress_reasons: assessed.reasons, fingerprint, warning, message, next }),
+  };
+}
+
+/** Applies one event to one loop. */
+export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): ReduceResult {
+  switch (event.type) {
+    case 'iteration_verified':
+      return reduceIteration(loop, event, ctx);
+
+    case 'started': {
+      if (isFinal(loop) || loop.status === 'passed') return ended(loop, ctx);
+      // Before the first verify the agent may restart; once iterations exist the start stays put.
+      if (loop.iterations.length > 0 && loop.start_ref !== null && !event.force) {
+        return { state: loop, decision: decisionOf(loop, { message: `${label(loop)} already started at ${loop.started_at}; start point kept.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
+      }
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, started_at: loop.started_at ?? event.now, updated_at: event.now };
+      return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
+    }
+
+    case 'escalated': {
+      // Rule 4 is never bypassed: it stops the loop whatever state it was in.
+      const base = resumed(loop);
+      return stopWith(base, ctx, event.now, 'rule4_architectural', { escalation: event.escalation }, `${label(loop)} escalated under Rule 4: an architectural decision is needed.`);
+    }
+
+    case 'interrupted': {
+      if (isFinal(loop) || loop.status === 'passed') return ended(loop, ctx);
+      const base = resumed(loop);
+      return stopWith(
+        base,
+        ctx,
+        event.now,
+        'interrupted',
+        { interrupted: { at: event.now, cause: event.cause, signal: event.signal ?? null } },
+        `${label(loop)} interrupted (${event.cause === 'stop_flag' ? 'STOP flag file' : event.signal ?? event.cause}); state saved at ${loop.iterations.length}/${loop.max_iterations} iterations.`,
+      );
+    }
+
+    case 'reset': {
+      const fresh = newLoopState({ scope: loop.scope, task_number: loop.task_number, task_name: loop.task_name, max_iterations: ctx.limits.max_iterations });
+      const state: LoopState = { ...fresh, start_ref: event.start_ref, updated_at: event.now };
+      return { state, decision: decisionOf(state, { message: `${label(loop)}'s loop was reset (${loop.iterations.length} iteration${loop.iterations.length === 1 ? '' : 's'} cleared).`, next: `Run \`${verifyCommand(loop, ctx)}\` after the next change.` }) };
+    }
+
+    case 'budget_exhausted': {
+      if (isFinal(loop) || loop.status === 'passed') return ended(loop, ctx);
+      const stop: StopReason = event.budget === 'time' ? 'time_budget' : 'token_budget';
+      return stopWith(resumed(loop), ctx, event.now, stop, { stop_detail: event.detail }, `${label(loop)} stopped: the ${event.budget} budget ran out (${event.detail}).`);
+    }
+
+    case 'query': {
+      if (isFinal(loop) || loop.status === 'passed') return ended(loop, ctx);
+      return { state: loop, decision: decisionOf(loop, { message: `${label(loop)}: ${loop.iterations.length}/${loop.max_iterations} iterations, ${loop.status}.`, next: `Run \`${verifyCommand(loop, ctx)}\` after the next change.` }) };
+    }
+
+    case 'blocked': {
+      if (isFinal(loop) || loop.status === 'passed') return ended(loop, ctx);
+      return stopWith(resumed(loop), ctx, event.now, 'blocked', { stop_detail: event.reason }, `${label(loop)} is blocked: ${event.reason}`);
+    }
+  }
+}

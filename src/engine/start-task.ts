@@ -1,0 +1,47 @@
+/**
+ * `ralf task start <PLAN> <N>`: record where the task starts (the working tree before the
+ * agent edits), so the diff guard and progress see exactly this task's changes. Optional:
+ * without it the first verify starts from HEAD.
+ */
+import { actionOutcome, type ActionOutcome } from './action-outcome.js';
+import { applyEvent } from './apply-event.js';
+import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
+import { defaultDeps, type EngineDeps } from './deps.js';
+import { refusal } from './refusal.js';
+import { taskTitle } from './label.js';
+import { recordNotLooped } from './apply-event.js';
+
+export interface StartOptions extends ConfigOptions {
+  planPath: string;
+  taskNumber: number;
+  now?: (() => Date) | undefined;
+  lockWaitMs?: number | undefined;
+  deps?: EngineDeps | undefined;
+}
+
+export async function startTask(options: StartOptions): Promise<ActionOutcome> {
+  const deps = options.deps ?? (await defaultDeps());
+  const loaded = await loadPlanTarget(deps, options.planPath, options);
+  const task = findTask(loaded.plan, options.taskNumber, options.planPath);
+  const now = (options.now ? options.now() : new Date()).toISOString();
+  if (task.decision !== 'loop' || !loaded.effective.config.enabled) {
+    const reason = task.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : task.reason;
+    recordNotLooped({ target: loaded, now, notLooped: notLoopedOf(loaded.plan), taskNumber: task.number, reason, lockWaitMs: options.lockWaitMs });
+    throw refusal(task.decision === 'refuse' ? 'refuse' : 'skip', taskTitle(task.number, task.name), reason, task.type);
+  }
+  const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot) : null;
+  const r = applyEvent({
+    target: loaded,
+    scope: 'task',
+    taskNumber: task.number,
+    taskName: task.name,
+    event: { type: 'started', now, start_ref: startRef },
+    ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
+    config: { config: loaded.effective.config, sources: loaded.effective.sources },
+    notLooped: notLoopedOf(loaded.plan),
+    taskCount: loaded.plan.tasks.length,
+    action: 'start',
+    lockWaitMs: options.lockWaitMs,
+  });
+  return actionOutcome('start', loaded, r.loop, r.decision, 0);
+}

@@ -1,0 +1,162 @@
+/**
+ * Persistence of a plan's loop state under `<project>/.planning/ralf/`:
+ *   <plan-id>.json   the PlanState (pretty JSON, the source of truth), written atomically;
+ *   <plan-id>.jsonl  an append-only history, one JSON object per line;
+ *   <plan-id>.lock   held only around read-modify-write.
+ * A crash (kill -9) at any point leaves the old or the new JSON, never a mix; a torn last
+ * log line is skipped by readers and fenced off by the next append.
+ */
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { RalfError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { acquireLock } from '../fs/lock.js';
+import { STATE_DIR, statePaths } from './paths.js';
+import { STATE_SCHEMA_VERSION, type LoopStatus, type PlanState, type StopReason, type Verdict } from './types.js';
+
+/** One line of `<plan-id>.jsonl`. */
+export interface LogEntry {
+  ts: string;
+  scope: 'task' | 'plan';
+  task: number | null;
+  /** Iterations recorded in the loop after this action. */
+  iteration: number;
+  action: 'verify' | 'start' | 'escalate' | 'reset' | 'interrupt' | 'refuse' | 'event';
+  /** For `event`: the event type (`blocked`, `budget_exhausted`, ...). */
+  event?: string;
+  verdict: Verdict | null;
+  stop_reason: StopReason | null;
+  /** The action added an iteration. */
+  counted: boolean;
+  fingerprint: string | null;
+  progress: boolean | null;
+  duration_ms: number | null;
+  /** The loop's status after the action. */
+  status: LoopStatus | null;
+  /** Anything else worth keeping (refusal reason, escalation reason, failing checks...). */
+  detail?: string;
+  pid: number;
+}
+
+function invalid(path: string, message: string, hint: string): RalfError {
+  return new RalfError('state_invalid', `${path}: ${message}`, { problems: [{ file: path, message, hint }] });
+}
+
+/** Parses and checks a state file's text (no zod on this path: `ralf status` must start fast). */
+export function parsePlanState(text: string, path: string): PlanState {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw invalid(path, `not valid JSON (${(err as Error).message})`, 'The file was edited by hand or by another tool. Fix it, or delete it to start the plan\'s loops over (the .jsonl log keeps the history).');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(path, 'expected a JSON object', 'Delete the file to start the plan\'s loops over.');
+  const v = value as Partial<PlanState> & { schema_version?: unknown };
+  if (typeof v.schema_version !== 'number') throw invalid(path, 'missing schema_version', 'Delete the file to start the plan\'s loops over.');
+  if (v.schema_version > STATE_SCHEMA_VERSION) {
+    throw new RalfError('state_newer', `${path} was written by a newer ralf (state schema ${v.schema_version}; this ralf reads up to ${STATE_SCHEMA_VERSION})`, {
+      problems: [{ file: path, key: 'schema_version', message: 'state schema is newer than this ralf', expected: `<= ${STATE_SCHEMA_VERSION}`, received: String(v.schema_version), hint: 'Upgrade ralf-lite (npm i -g ralf-lite@latest); this version will not touch the file.' }],
+    });
+  }
+  if (typeof v.tasks !== 'object' || v.tasks === null || Array.isArray(v.tasks)) throw invalid(path, '`tasks` must be an object', 'Delete the file to start the plan\'s loops over.');
+  return { ...v, not_looped: Array.isArray(v.not_looped) ? v.not_looped : [], plan: v.plan ?? null } as PlanState;
+}
+
+/** The plan's state, or null when none was written yet. */
+export function readPlanState(projectRoot: string, planId: string): PlanState | null {
+  return readPlanStateFile(statePaths(projectRoot, planId).state);
+}
+
+export function readPlanStateFile(path: string): PlanState | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  return parsePlanState(text, path);
+}
+
+export function writePlanState(projectRoot: string, state: PlanState): void {
+  const paths = statePaths(projectRoot, state.plan_id);
+  mkdirSync(paths.dir, { recursive: true });
+  writeFileAtomic(paths.state, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * Appends one line with a single write on an O_APPEND descriptor. If the previous writer
+ * died mid-line (no trailing newline), start on a fresh line so only the torn one is lost.
+ */
+export function appendLog(projectRoot: string, planId: string, entry: LogEntry): void {
+  const paths = statePaths(projectRoot, planId);
+  mkdirSync(paths.dir, { recursive: true });
+  const fd = openSync(paths.log, 'a+');
+  try {
+    const size = fstatSync(fd).size;
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    writeSync(fd, `${prefix}${JSON.stringify(entry)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The log's entries; unparsable lines (a torn last line) are skipped. */
+export function readLog(projectRoot: string, planId: string): LogEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(statePaths(projectRoot, planId).log, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: LogEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as LogEntry);
+    } catch {
+      /* a torn line from a killed writer */
+    }
+  }
+  return out;
+}
+
+/** How long a verify waits for another ralf process's read-modify-write of the same plan. */
+export const LOCK_WAIT_MS = 30_000;
+
+/** Runs `fn` holding the plan's lock (the read-modify-write of state happens inside). */
+export function withPlanLock<T>(projectRoot: string, planId: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
+  const paths = statePaths(projectRoot, planId);
+  mkdirSync(paths.dir, { recursive: true });
+  const lock = acquireLock(paths.lock, { waitMs });
+  try {
+    return fn();
+  } finally {
+    lock.release();
+  }
+}
+
+/** True while `.planning/ralf/STOP` exists: every loop of the project pauses (exit 130). */
+export function stopFlagPresent(projectRoot: string): boolean {
+  return existsSync(join(projectRoot, STATE_DIR, 'STOP'));
+}
+
+/** Plan ids with a state file under the project's `.planning/ralf/`. */
+export function listPlanIds(projectRoot: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(projectRoot, STATE_DIR));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+    .map((n) => n.slice(0, -'.json'.length))
+    .sort();
+}

@@ -1,0 +1,384 @@
+/**
+ * The I/O shell around the reducer for `ralf task verify` and `ralf plan verify`:
+ * load config + plan, refuse what the loop must not wrap, run the checks OUTSIDE the
+ * lock, fingerprint failures, snapshot the working tree and diff the task's files, run
+ * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ExitCode } from '../exit-codes.js';
+import type { Check } from '../plan/model.js';
+import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
+import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
+import { defaultDeps, type EngineDeps, type RawCheck } from './deps.js';
+import type { Decision, LoopContext } from './events.js';
+import { isFinal } from './loop-state.js';
+import { projectRootForPlan } from './paths.js';
+import { reduce } from './reducer.js';
+import { lastLines } from './tail.js';
+import { mark } from './timing.js';
+import { refusal } from './refusal.js';
+import { taskTitle } from './label.js';
+import { readPlanStateFile, stopFlagPresent } from './store.js';
+import type { CheckResult, Handoff, LoopState, StopReason, Verdict } from './types.js';
+
+export interface VerifyOptions extends ConfigOptions {
+  planPath: string;
+  /** The agent confirms the task's manual (non-executable) done criteria. */
+  doneConfirmed?: boolean | undefined;
+  /** The clock (tests pass a fixed one). */
+  now?: (() => Date) | undefined;
+  /** Aborting kills the running checks and records `interrupted` (exit 130). */
+  signal?: AbortSignal | undefined;
+  lockWaitMs?: number | undefined;
+  onCheckStart?: ((index: number, check: Check) => void) | undefined;
+  deps?: EngineDeps | undefined;
+}
+
+export interface VerifyTaskOptions extends VerifyOptions {
+  taskNumber: number;
+}
+
+/** What `ralf task verify --json` prints (the CLI contract), plus context. */
+export interface VerifyOutcome {
+  verdict: Verdict;
+  stop_reason: StopReason | null;
+  /** The process exit code for this outcome: 0 pass, 10 retry, 20 stop, 130 interrupted. */
+  exit_code: number;
+  scope: 'task' | 'plan';
+  task: { number: number; name: string } | null;
+  plan_id: string;
+  plan_path: string;
+  iteration: number;
+  max_iterations: number;
+  /** This verify added an iteration (false: unconfirmed pass, loop already ended, interrupted). */
+  counted: boolean;
+  already_ended: boolean;
+  fingerprint: string | null;
+  progress: boolean | null;
+  progress_reasons: string[];
+  checks: CheckResult[];
+  failing_tests: string[];
+  done_confirmed: boolean;
+  /** Manual done criteria the agent must confirm with --done-confirmed. */
+  manual: string[];
+  requires_confirmation: boolean;
+  warning: string | null;
+  message: string;
+  next: string;
+  interrupted: { cause: 'signal' | 'stop_flag' | 'external'; signal: string | null } | null;
+  handoff: Handoff | null;
+  state_path: string;
+}
+
+/** Output kept per check in the state file. */
+export const STATE_TAIL_LINES = 60;
+export const STATE_TAIL_CHARS = 4000;
+
+const clock = (o: VerifyOptions) => () => (o.now ? o.now() : new Date()).toISOString();
+
+export function exitCodeFor(decision: Pick<Decision, 'verdict' | 'stop_reason'>): number {
+  if (decision.verdict === 'pass') return ExitCode.ok;
+  if (decision.verdict === 'retry') return ExitCode.retry;
+  return decision.stop_reason === 'interrupted' ? ExitCode.interrupted : ExitCode.stop;
+}
+
+/** What differs between the task loop and the plan-level loop. */
+interface Scope {
+  scope: 'task' | 'plan';
+  taskNumber: number | null;
+  name: string;
+  checks: Check[];
+  manual: string[];
+  /** Files whose diff measures progress (empty: the whole tree). */
+  files: string[];
+  declaredFiles: string[];
+}
+
+export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutcome> {
+  mark('enter');
+  const deps = options.deps ?? (await defaultDeps());
+  mark('deps');
+  const early = snapshotEarly(deps, options.planPath);
+  const loaded = await loadPlanTarget(deps, options.planPath, options);
+  mark('config+plan');
+  const task = findTask(loaded.plan, options.taskNumber, options.planPath);
+  const now = clock(options);
+  const enabled = loaded.effective.config.enabled;
+  if (task.decision !== 'loop' || !enabled) {
+    const reason = !enabled && task.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : task.reason;
+    recordNotLooped({
+      target: loaded,
+      now: now(),
+      notLooped: enabled ? notLoopedOf(loaded.plan) : loaded.plan.tasks.map((t) => ({ number: t.number, name: t.name, type: t.type, decision: t.decision === 'refuse' ? 'refuse' : 'skip', reason: t.decision === 'loop' ? reason : t.reason })),
+      taskNumber: task.number,
+      reason,
+      lockWaitMs: options.lockWaitMs,
+    });
+    throw refusal(task.decision === 'refuse' ? 'refuse' : 'skip', taskTitle(task.number, task.name), reason, task.type);
+  }
+  return verifyScope(deps, loaded, options, early, {
+    scope: 'task',
+    taskNumber: task.number,
+    name: task.name,
+    checks: task.checks,
+    manual: task.manual,
+    files: task.files,
+    declaredFiles: loaded.plan.frontmatter.files_modified,
+  });
+}
+
+export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome> {
+  const deps = options.deps ?? (await defaultDeps());
+  const early = snapshotEarly(deps, options.planPath);
+  const loaded = await loadPlanTarget(deps, options.planPath, options);
+  const { plan } = loaded;
+  const now = clock(options);
+  const enabled = loaded.effective.config.enabled;
+  if (plan.plan_decision.decision !== 'loop' || !enabled) {
+    const decision = plan.plan_decision.decision === 'refuse' ? 'refuse' : 'skip';
+    const reason = !enabled && plan.plan_decision.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : plan.plan_decision.reason;
+    recordNotLooped({ target: loaded, now: now(), notLooped: notLoopedOf(plan), planNotLooped: { decision, reason }, taskNumber: null, reason, lockWaitMs: options.lockWaitMs });
+    throw refusal(decision, `The plan-level loop of ${loaded.planRel}`, reason, null);
+  }
+  const files = [...new Set([...plan.frontmatter.files_modified, ...plan.tasks.flatMap((t) => t.files)])];
+  return verifyScope(deps, loaded, options, early, {
+    scope: 'plan',
+    taskNumber: null,
+    name: plan.objective ? firstLine(plan.objective) : `Plan ${plan.id}`,
+    checks: plan.plan_checks,
+    manual: plan.plan_manual,
+    files,
+    declaredFiles: files,
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+interface EarlySnapshot {
+  root: string;
+  tree: Promise<Settled<string | null>>;
+}
+
+/**
+ * Starts the working-tree snapshot before anything else (it needs only the project root):
+ * its git processes then overlap config/plan loading and the checks instead of adding to
+ * them. The snapshot is the code being verified, so taking it before the checks is right.
+ */
+function snapshotEarly(deps: EngineDeps, planPathArg: string): EarlySnapshot | null {
+  const root = projectRootForPlan(resolve(planPathArg));
+  if (root === null || !deps.git.insideGit(root)) return null;
+  return { root, tree: settle(deps.git.snapshot(root)) };
+}
+
+async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, scope: Scope): Promise<VerifyOutcome> {
+  const now = clock(options);
+  const ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
+  const requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
+  const doneConfirmed = options.doneConfirmed === true;
+  const root = loaded.projectRoot;
+  const cfg = loaded.effective.config;
+  const notLooped = notLoopedOf(loaded.plan);
+  const common = {
+    target: loaded,
+    scope: scope.scope,
+    taskNumber: scope.taskNumber,
+    taskName: scope.name,
+    ctx,
+    config: { config: cfg, sources: loaded.effective.sources },
+    notLooped,
+    taskCount: loaded.plan.tasks.length,
+    lockWaitMs: options.lockWaitMs,
+  };
+  const outcome = (decision: Decision, loop: LoopState, checks: CheckResult[], interrupted: VerifyOutcome['interrupted'] = null): VerifyOutcome => ({
+    verdict: decision.verdict,
+    stop_reason: decision.stop_reason,
+    exit_code: exitCodeFor(decision),
+    scope: scope.scope,
+    task: scope.taskNumber === null ? null : { number: scope.taskNumber, name: scope.name },
+    plan_id: loaded.planId,
+    plan_path: loaded.planRel,
+    iteration: decision.iteration,
+    max_iterations: ctx.limits.max_iterations,
+    counted: decision.counted,
+    already_ended: decision.already_ended,
+    fingerprint: decision.fingerprint,
+    progress: decision.progress,
+    progress_reasons: decision.progress_reasons,
+    checks,
+    failing_tests: [...new Set(checks.flatMap((c) => c.failing_tests ?? []))],
+    done_confirmed: decision.verdict === 'pass' ? loop.done_confirmed : doneConfirmed,
+    manual: scope.manual,
+    requires_confirmation: requiresConfirmation,
+    warning: decision.warning,
+    message: decision.message,
+    next: decision.next,
+    interrupted,
+    handoff: decision.handoff,
+    state_path: loaded.paths.state,
+  });
+
+  // A loop that already stopped answers at once: no checks, no iteration.
+  const before = getLoop(readPlanStateFile(loaded.paths.state), scope.scope, scope.taskNumber);
+  if (before && isFinal(before)) {
+    const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });
+    return outcome(r.decision, r.loop, []);
+  }
+
+  const interrupt = (cause: 'signal' | 'stop_flag', checks: CheckResult[], signal: string | null) => {
+    const r = applyEvent({ ...common, event: { type: 'interrupted', now: now(), cause, signal }, action: 'interrupt', detail: cause === 'stop_flag' ? '.planning/ralf/STOP present' : `signal ${signal ?? ''}`.trim() });
+    const o = outcome(r.decision, r.loop, checks, { cause, signal });
+    if (!r.decision.already_ended) return o;
+    // The loop had passed already and stays so; the caller must still stop now.
+    const why = cause === 'stop_flag' ? 'the STOP flag file (.planning/ralf/STOP) is present' : `interrupted by ${signal ?? 'a signal'}`;
+    return { ...o, verdict: 'stop' as const, stop_reason: 'interrupted' as const, exit_code: ExitCode.interrupted, message: `${o.message} Not verified again: ${why}.`, next: 'Stop now; the loop state is unchanged.' };
+  };
+
+  if (stopFlagPresent(root)) return interrupt('stop_flag', [], null);
+  if (options.signal?.aborted) return interrupt('signal', [], signalName(options.signal));
+
+  // Where the task started: recorded by `ralf task start`, else HEAD (GSD commits each
+  // task, so uncommitted changes are this task's), else the tree at this first verify.
+  const git = deps.git.insideGit(root);
+  let startRef = before?.start_ref ?? null;
+  if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(loaded);
+  const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
+  // The snapshot is the code being verified: take it while the checks run (git and the
+  // check overlap instead of adding up).
+  const treeP = early && early.root === root ? early.tree : settle(git ? deps.git.snapshot(root) : Promise.resolve(null));
+
+  const startedAt = now();
+  const t0 = performance.now();
+  const raw = await deps.runChecks(scope.checks, {
+    cwd: root,
+    timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
+    stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
+  });
+  const durationMs = Math.round(performance.now() - t0);
+  mark('checks');
+  const checks = raw.map((c) => withFingerprint(deps, c));
+  mark('fingerprint');
+
+  if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
+  if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
+
+  const tree = unwrap(await treeP);
+  startRef = unwrap(await startP) ?? tree;
+  mark('snapshot');
+  const diff = await diffFacts(deps, root, startRef, tree, scope, before);
+  mark('diff');
+  const r = applyEvent({
+    ...common,
+    event: {
+      type: 'iteration_verified',
+      now: now(),
+      started_at: startedAt,
+      duration_ms: durationMs,
+      // State keeps a short tail per check (readable JSON, fast checkpoint writes); the
+      // caller still gets the full bounded output below.
+      checks: checks.map((c) => (c.output_tail.length > STATE_TAIL_CHARS ? { ...c, output_tail: lastLines(c.output_tail, STATE_TAIL_LINES, STATE_TAIL_CHARS) } : c)),
+      diff_hash: diff.diffHash,
+      tree: diff.tree,
+      files_changed: diff.filesChanged,
+      rule4_findings: diff.findings,
+      done_confirmed: doneConfirmed,
+      requires_confirmation: requiresConfirmation,
+      start_ref: startRef,
+    },
+    action: 'verify',
+  });
+  mark('persist');
+  return outcome(r.decision, r.loop, checks);
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects (it may settle while we await something else). */
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if (s.ok) return s.value;
+  throw s.error;
+}
+
+function signalName(signal: AbortSignal | undefined): string | null {
+  const reason: unknown = signal?.reason;
+  return typeof reason === 'string' ? reason : null;
+}
+
+function earliestTaskStart(loaded: LoadedPlan): string | null {
+  const state = readPlanStateFile(loaded.paths.state);
+  const loops = Object.values(state?.tasks ?? {}).filter((l) => l.start_ref && l.started_at);
+  loops.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
+  return loops[0]?.start_ref ?? null;
+}
+
+function withFingerprint(deps: EngineDeps, raw: RawCheck): CheckResult {
+  const { interrupted: _i, output_bytes: _b, ...c } = raw;
+  if (c.passed || c.skipped) return { ...c, fingerprint: null };
+  let fp = deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
+  if (c.timed_out) fp = `timed out: ${fp ?? c.command}`;
+  const tests = deps.failingTests(c.output_tail);
+  return { ...c, fingerprint: fp ?? `${c.command}: exit ${c.exit_code ?? c.signal ?? '?'}`, ...(tests.length > 0 ? { failing_tests: tests } : {}) };
+}
+
+interface DiffFacts {
+  tree: string | null;
+  diffHash: string | null;
+  filesChanged: string[];
+  findings: string[];
+}
+
+/**
+ * The task's diff since its start. Skips git work when nothing can have changed: the tree
+ * equals the start (no diff) or the previous iteration's tree (same facts as then).
+ */
+async function diffFacts(deps: EngineDeps, root: string, startRef: string | null, tree: string | null, scope: Scope, before: LoopState | null): Promise<DiffFacts> {
+  if (tree === null || startRef === null) {
+    // Outside git: progress can still see the task files' contents change.
+    return { tree: null, diffHash: contentHash(root, scope.files), filesChanged: [], findings: [] };
+  }
+  if (tree === startRef) return { tree, diffHash: null, filesChanged: [], findings: [] };
+  const last = before?.tree_facts;
+  if (last && last.tree === tree && last.start_ref === startRef) {
+    return { tree, diffHash: last.diff_hash, filesChanged: last.files_changed, findings: last.rule4_findings };
+  }
+  const paths = scope.files.length > 0 ? scope.files : undefined;
+  const [diffHash, filesChanged, findings] = await Promise.all([
+    deps.git.diffFingerprint(root, startRef, tree, paths),
+    deps.git.changedFiles(root, startRef, tree),
+    deps.git.rule4Findings({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles }),
+  ]);
+  return { tree, diffHash, filesChanged: filesChanged.filter((f) => !f.startsWith('.planning/ralf/')), findings };
+}
+
+function contentHash(root: string, files: string[]): string | null {
+  if (files.length === 0) return null;
+  const h = createHash('sha1');
+  for (const f of [...files].sort()) {
+    h.update(f).update('\0');
+    try {
+      h.update(readFileSync(join(root, f)));
+    } catch {
+      h.update('<missing>');
+    }
+    h.update('\0');
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The decision for a loop as it stands, recording nothing. */
+export function currentDecision(loop: LoopState, ctx: LoopContext): Decision {
+  return reduce(loop, { type: 'query', now: loop.updated_at ?? new Date(0).toISOString() }, ctx).decision;
+}

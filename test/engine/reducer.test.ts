@@ -1,0 +1,281 @@
+import { describe, expect, it } from 'vitest';
+import { reduce } from '../../src/engine/reducer.js';
+import type { StopReason, Verdict } from '../../src/engine/types.js';
+import { at, check, ctx, freshLoop, run, verified } from './helpers.js';
+
+const fail = (fp: string, diff: string | null = null, t = 0) => verified([check(0, { fp })], { diff_hash: diff, t });
+const pass = (opts: Parameters<typeof verified>[1] = {}) => verified([check(0)], opts);
+
+describe('reduce: success', () => {
+  it('passes on iteration 1 when every check passes', () => {
+    const { state, last } = run([pass()]);
+    expect(last).toMatchObject({ verdict: 'pass', stop_reason: 'success', iteration: 1, counted: true, handoff: null });
+    expect(state).toMatchObject({ status: 'passed', stop_reason: 'success', start_ref: 'start-tree', started_at: at(0) });
+    expect(state.iterations[0]).toMatchObject({ iteration: 1, passed: true, verdict: 'pass', stop_reason: 'success', fingerprint: null });
+  });
+
+  it('passes on iteration 2 after a failure', () => {
+    const { state, decisions } = run([fail('TypeError: x is undefined'), pass()]);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'pass']);
+    expect(state.iterations[1]!.progress_reasons).toEqual(['check fixed: node check1.js']);
+    expect(state.total_duration_ms).toBe(2000);
+  });
+
+  it('success on the last allowed iteration is success, not max_iterations', () => {
+    const { last } = run([fail('A', 'd1'), fail('B', 'd2'), pass()], ctx({ max_iterations: 3, error_fingerprint_repeats: 9, no_progress_repeats: 9 }));
+    expect(last).toMatchObject({ verdict: 'pass', stop_reason: 'success', iteration: 3 });
+  });
+
+  it('a task with no checks passes only with --done-confirmed', () => {
+    const r1 = run([verified([], { requires_confirmation: true })]);
+    expect(r1.last).toMatchObject({ verdict: 'retry', counted: false });
+    const r2 = run([verified([], { requires_confirmation: true, done_confirmed: true })]);
+    expect(r2.last).toMatchObject({ verdict: 'pass', counted: true });
+  });
+});
+
+describe('reduce: manual done criteria', () => {
+  it('checks pass without --done-confirmed: retry that does not use an iteration', () => {
+    const { state, last } = run([pass({ requires_confirmation: true })]);
+    expect(last).toMatchObject({ verdict: 'retry', stop_reason: null, counted: false, iteration: 0 });
+    expect(last.message).toBe('checks pass; confirm manual criteria with --done-confirmed');
+    expect(state).toMatchObject({ status: 'running', awaiting_confirmation: true, iterations: [] });
+  });
+
+  it('then --done-confirmed passes and records the confirmation', () => {
+    const { state, last } = run([pass({ requires_confirmation: true }), pass({ requires_confirmation: true, done_confirmed: true })]);
+    expect(last).toMatchObject({ verdict: 'pass', counted: true, iteration: 1 });
+    expect(state).toMatchObject({ status: 'passed', done_confirmed: true, awaiting_confirmation: false });
+    expect(state.iterations[0]!.done_confirmed).toBe(true);
+  });
+
+  it('unconfirmed passes never exhaust the loop', () => {
+    const events = Array.from({ length: 5 }, () => pass({ requires_confirmation: true }));
+    expect(run(events).state.iterations).toHaveLength(0);
+  });
+});
+
+describe('reduce: repeated_fingerprint boundaries', () => {
+  it.each([
+    // [repeats, identical failures, expected verdicts]
+    [1, 1, ['stop']],
+    [2, 1, ['retry']],
+    [2, 2, ['retry', 'stop']],
+    [3, 2, ['retry', 'retry']],
+    [3, 3, ['retry', 'retry', 'stop']],
+  ] as Array<[number, number, Verdict[]]>)('error_fingerprint_repeats=%i after %i identical failures', (repeats, count, verdicts) => {
+    // The code changes every time (progress), so only the fingerprint rule can stop it.
+    const events = Array.from({ length: count }, (_, i) => fail('Error: same', `diff-${i}`));
+    const { decisions, state } = run(events, ctx({ max_iterations: 10, error_fingerprint_repeats: repeats, no_progress_repeats: 10 }));
+    expect(decisions.map((d) => d.verdict)).toEqual(verdicts);
+    expect(state.fingerprint_streak).toBe(count);
+    if (verdicts.at(-1) === 'stop') expect(state.stop_reason).toBe('repeated_fingerprint');
+  });
+
+  it('a different fingerprint resets the streak', () => {
+    const { state, decisions } = run([fail('A', 'd1'), fail('B', 'd2'), fail('B', 'd3')], ctx({ max_iterations: 10 }));
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'stop']);
+    expect(state.stop_reason).toBe('repeated_fingerprint');
+  });
+
+  it('a failure without a fingerprint never builds a streak', () => {
+    const ev = (d: string) => verified([check(0, { fp: null, passed: false })], { diff_hash: d });
+    const { state, decisions } = run([ev('a'), ev('b')], ctx({ max_iterations: 10 }));
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry']);
+    expect(state.fingerprint_streak).toBe(0);
+  });
+});
+
+describe('reduce: no_progress boundaries', () => {
+  it.each([
+    [1, 1, ['retry']], // iteration 1 is never no-progress
+    [1, 2, ['retry', 'stop']],
+    [2, 2, ['retry', 'retry']],
+    [2, 3, ['retry', 'retry', 'stop']],
+    [3, 3, ['retry', 'retry', 'retry']],
+    [3, 4, ['retry', 'retry', 'retry', 'stop']],
+  ] as Array<[number, number, Verdict[]]>)('no_progress_repeats=%i after %i identical iterations', (repeats, count, verdicts) => {
+    const events = Array.from({ length: count }, () => fail('Error: same', 'same-diff'));
+    const { decisions, state } = run(events, ctx({ max_iterations: 10, error_fingerprint_repeats: 10, no_progress_repeats: repeats }));
+    expect(decisions.map((d) => d.verdict)).toEqual(verdicts);
+    expect(state.no_progress_streak).toBe(count - 1);
+    if (verdicts.at(-1) === 'stop') expect(state.stop_reason).toBe('no_progress');
+  });
+
+  it('progress resets the streak', () => {
+    const { decisions } = run([fail('A', 'd'), fail('A', 'd'), fail('A', 'd2'), fail('A', 'd2')], ctx({ max_iterations: 10, error_fingerprint_repeats: 10, no_progress_repeats: 2 }));
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry', 'retry']);
+  });
+});
+
+describe('reduce: max_iterations boundaries', () => {
+  it.each([
+    [1, 1, ['stop']],
+    [2, 1, ['retry']],
+    [2, 2, ['retry', 'stop']],
+    [3, 2, ['retry', 'retry']],
+    [3, 3, ['retry', 'retry', 'stop']],
+  ] as Array<[number, number, Verdict[]]>)('max_iterations=%i after %i progressing failures', (max, count, verdicts) => {
+    const events = Array.from({ length: count }, (_, i) => fail(`Error ${i}`, `diff-${i}`));
+    const { decisions, state } = run(events, ctx({ max_iterations: max }));
+    expect(decisions.map((d) => d.verdict)).toEqual(verdicts);
+    if (verdicts.at(-1) === 'stop') {
+      expect(state.stop_reason).toBe('max_iterations');
+      expect(state.handoff?.recommended_action).toBe(count >= 2 ? 'split_task' : 'manual_investigation');
+    }
+  });
+});
+
+describe('reduce: precedence on the same iteration', () => {
+  const table: Array<[string, Parameters<typeof ctx>[0], Array<ReturnType<typeof verified>>, StopReason]> = [
+    ['repeated_fingerprint beats no_progress and max_iterations', { max_iterations: 2, error_fingerprint_repeats: 2, no_progress_repeats: 1 }, [fail('A', 'd'), fail('A', 'd')], 'repeated_fingerprint'],
+    ['no_progress beats max_iterations', { max_iterations: 2, error_fingerprint_repeats: 5, no_progress_repeats: 1 }, [fail('A', 'd'), fail('A', 'd')], 'no_progress'],
+    ['max_iterations beats time_budget', { max_iterations: 2, error_fingerprint_repeats: 5, no_progress_repeats: 5, time_budget_seconds: 50 }, [fail('A', 'd', 0), fail('B', 'e', 100)], 'max_iterations'],
+    [
+      'rule4 beats success',
+      {},
+      [verified([check(0)], { rule4_findings: ['package.json: new dependency "left-pad"'] })],
+      'rule4_architectural',
+    ],
+    [
+      'rule4 beats repeated_fingerprint',
+      {},
+      [fail('A', 'd'), verified([check(0, { fp: 'A' })], { diff_hash: 'd', rule4_findings: ['package.json: new dependency "x"'] })],
+      'rule4_architectural',
+    ],
+  ];
+  it.each(table)('%s', (_name, limits, events, expected) => {
+    const { state } = run(events, ctx(limits));
+    expect(state.stop_reason).toBe(expected);
+    expect(state.iterations.at(-1)!.stop_reason).toBe(expected);
+  });
+});
+
+describe('reduce: time budget', () => {
+  it('stops with time_budget once the loop ran for time_budget_seconds', () => {
+    const c = ctx({ max_iterations: 10, error_fingerprint_repeats: 10, no_progress_repeats: 10, time_budget_seconds: 60 });
+    const { decisions, state } = run([fail('A', 'a', 0), fail('B', 'b', 58), fail('C', 'c', 59)], c);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'stop']);
+    expect(state.stop_reason).toBe('time_budget');
+  });
+  it('no time budget by default', () => {
+    const { last } = run([fail('A', 'a', 0), fail('B', 'b', 100_000)], ctx({ max_iterations: 10 }));
+    expect(last.verdict).toBe('retry');
+  });
+});
+
+describe('reduce: Rule 4', () => {
+  it('diff guard findings stop with rule4_architectural and a decision_needed handoff', () => {
+    const { state, last } = run([verified([check(0, { fp: 'A' })], { rule4_findings: ['package.json: new dependency "left-pad"'] })]);
+    expect(last).toMatchObject({ verdict: 'stop', stop_reason: 'rule4_architectural', counted: true });
+    expect(state.escalation).toMatchObject({ rule: 4, source: 'diff_guard', findings: ['package.json: new dependency "left-pad"'] });
+    expect(state.handoff?.recommended_action).toBe('decision_needed');
+    expect(state.handoff?.markdown).toContain('⚠️ Architectural Decision Needed');
+  });
+
+  it('escalation by the agent stops without counting an iteration', () => {
+    const { state, last } = run([fail('A', 'd'), { type: 'escalated', now: at(5), escalation: { rule: 4, reason: 'needs a new users table', source: 'agent' } }]);
+    expect(last).toMatchObject({ verdict: 'stop', stop_reason: 'rule4_architectural', counted: false, iteration: 1 });
+    expect(state.handoff).toMatchObject({ recommended_action: 'decision_needed', escalation: { source: 'agent', reason: 'needs a new users table' } });
+  });
+
+  it('escalation also stops a loop that already passed or stopped', () => {
+    const e = { type: 'escalated' as const, now: at(5), escalation: { rule: 4 as const, reason: 'r', source: 'agent' as const } };
+    expect(run([pass(), e]).state.stop_reason).toBe('rule4_architectural');
+    expect(run([fail('A', 'd'), fail('A', 'd'), e]).state.stop_reason).toBe('rule4_architectural');
+  });
+});
+
+describe('reduce: after the loop ended', () => {
+  it('a verify after a stop gets the stopped verdict and adds nothing', () => {
+    const first = run([fail('A', 'd'), fail('A', 'd')]);
+    expect(first.state.stop_reason).toBe('repeated_fingerprint');
+    const again = reduce(first.state, pass({ t: 10 }), ctx());
+    expect(again.decision).toMatchObject({ verdict: 'stop', stop_reason: 'repeated_fingerprint', counted: false, already_ended: true, iteration: 2 });
+    expect(again.decision.handoff).toBe(first.state.handoff);
+    expect(again.state).toBe(first.state);
+  });
+
+  it('a verify after a pass that still passes is a pass and adds nothing', () => {
+    const first = run([pass()]);
+    const again = reduce(first.state, pass({ t: 10 }), ctx());
+    expect(again.decision).toMatchObject({ verdict: 'pass', stop_reason: 'success', counted: false, already_ended: true, iteration: 1 });
+  });
+
+  it('a verify after a pass that fails reopens the loop and counts', () => {
+    const first = run([pass()]);
+    const again = reduce(first.state, fail('regressed', 'd2', 10), ctx());
+    expect(again.decision).toMatchObject({ verdict: 'retry', counted: true, iteration: 2 });
+    expect(again.state.status).toBe('running');
+  });
+});
+
+describe('reduce: interruption, reset, run events', () => {
+  it('interrupted does not count; the next verify resumes at the next iteration', () => {
+    const { state, decisions } = run([fail('A', 'd1'), { type: 'interrupted', now: at(3), cause: 'signal', signal: 'SIGINT' }, fail('B', 'd2', 5)]);
+    expect(decisions[1]).toMatchObject({ verdict: 'stop', stop_reason: 'interrupted', counted: false, iteration: 1 });
+    expect(decisions[2]).toMatchObject({ verdict: 'retry', counted: true, iteration: 2 });
+    expect(state).toMatchObject({ status: 'running', stop_reason: null, interrupted: null });
+  });
+
+  it('interrupted keeps a finished loop as it was', () => {
+    const first = run([pass()]);
+    const r = reduce(first.state, { type: 'interrupted', now: at(3), cause: 'stop_flag' }, ctx());
+    expect(r.decision).toMatchObject({ verdict: 'pass', already_ended: true });
+  });
+
+  it('reset clears the loop and sets the new start point', () => {
+    const { state, last } = run([fail('A', 'd'), fail('A', 'd'), { type: 'reset', now: at(9), start_ref: 'tree-2' }]);
+    expect(state).toMatchObject({ status: 'idle', stop_reason: null, iterations: [], start_ref: 'tree-2', fingerprint_streak: 0, no_progress_streak: 0, handoff: null });
+    expect(last.verdict).toBe('retry');
+  });
+
+  it.each([
+    [{ type: 'budget_exhausted' as const, now: at(9), budget: 'time' as const, detail: '4h run' }, 'time_budget'],
+    [{ type: 'budget_exhausted' as const, now: at(9), budget: 'token' as const, detail: '2M tokens' }, 'token_budget'],
+    [{ type: 'blocked' as const, now: at(9), reason: 'gh: not logged in' }, 'blocked'],
+  ])('%o stops with %s', (event, reason) => {
+    const { state, last } = run([fail('A', 'd'), event]);
+    expect(last).toMatchObject({ verdict: 'stop', stop_reason: reason, counted: false });
+    expect(state.handoff?.recommended_action).toBe('manual_investigation');
+    expect(state.stop_detail).toBeTruthy();
+  });
+
+  it('started records the start point before the first verify only', () => {
+    const s1 = run([{ type: 'started', now: at(0), start_ref: 'tree-a' }]).state;
+    expect(s1).toMatchObject({ start_ref: 'tree-a', started_at: at(0), status: 'idle' });
+    const s2 = run([{ type: 'started', now: at(0), start_ref: 'tree-a' }, fail('A', 'd', 1), { type: 'started', now: at(5), start_ref: 'tree-b' }]).state;
+    expect(s2.start_ref).toBe('tree-a');
+  });
+
+  it('a verify keeps an existing start point', () => {
+    const s = run([{ type: 'started', now: at(0), start_ref: 'tree-a' }, verified([check(0, { fp: 'A' })], { start_ref: 'other' })]).state;
+    expect(s.start_ref).toBe('tree-a');
+  });
+});
+
+describe('reduce: 80% warning', () => {
+  it.each([
+    [3, 1, false],
+    [3, 2, true],
+    [5, 3, true],
+    [10, 6, false],
+    [10, 7, true],
+  ])('max_iterations=%i after iteration %i: warning %s', (max, count, warned) => {
+    const events = Array.from({ length: count }, (_, i) => fail(`E${i}`, `d${i}`));
+    const { last, state } = run(events, ctx({ max_iterations: max, error_fingerprint_repeats: 99, no_progress_repeats: 99 }));
+    expect(last.verdict).toBe('retry');
+    expect(last.warning !== null).toBe(warned);
+    expect(state.warning ?? null).toBe(last.warning);
+  });
+});
+
+describe('reduce: concurrent verifies become consecutive iterations', () => {
+  it('two results computed from the same state both count, in order', () => {
+    const base = run([fail('A', 'd1')]).state;
+    // Both verifies read `base`, ran checks, then reduce one after the other under the lock.
+    const first = reduce(base, fail('B', 'd2', 5), ctx({ max_iterations: 5 }));
+    const second = reduce(first.state, fail('C', 'd3', 5), ctx({ max_iterations: 5 }));
+    expect(second.state.iterations.map((i) => i.iteration)).toEqual([1, 2, 3]);
+  });
+});
