@@ -3,20 +3,13 @@
  * can find state without loading zod, remark or the config layers.
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export const STATE_DIR = join('.planning', 'ralf');
 export const STOP_FLAG = 'STOP';
 
 /** `01-02-PLAN.md` → `01-02`; bare `PLAN.md` → its directory's name; `x.md` → `x`. */
-export function planIdFromPath(planPath: string): string {
-  const abs = resolve(planPath);
-  const name = basename(abs);
-  if (/^PLAN\.md$/i.test(name)) return basename(dirname(abs));
-  const m = /^(.*?)-?PLAN\.md$/i.exec(name);
-  if (m && m[1]) return m[1];
-  return name.replace(/\.md$/i, '');
-}
+export { planIdFromPath } from '../plan/plan-id.js';
 
 function isDirectory(path: string): boolean {
   try {

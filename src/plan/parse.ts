@@ -40,13 +40,9 @@ const STRUCTURAL = new Set(['task', 'tasks', ...TASK_CHILDREN, ...TOP_LEVEL, 'au
  * Plan id from the file name: `01-02-PLAN.md` → `01-02`, `09-03-FIX2-PLAN.md` → `09-03-FIX2`.
  * A bare `PLAN.md` takes its directory's name (as src/engine/paths.ts does for state files).
  */
-export function planIdFromPath(path: string): string {
-  const base = basename(path);
-  if (/^PLAN\.md$/i.test(base)) return basename(dirname(path));
-  const m = /^(.*?)-?PLAN\.md$/i.exec(base);
-  if (m && m[1]) return m[1];
-  return base.replace(/\.(?:md|markdown)$/i, '');
-}
+import { planIdFromPath } from './plan-id.js';
+
+export { planIdFromPath };
 
 function collapse(s: string): string {
   return s.replace(/\s+/g, ' ').trim();

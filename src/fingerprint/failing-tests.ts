@@ -1,0 +1,41 @@
+/**
+ * Names of the failing tests in a verification output, for the engine's progress measure
+ * ("the set of failing tests shrank"). Uses the per-test failure blocks when the runner
+ * prints them (units.ts); otherwise the runner's one-line markers (`× name`, `test x ...
+ * FAILED`, pytest's `FAILED a::b`). Names are normalised, deduplicated and sorted.
+ */
+import { toLines, type Line } from './lines.js';
+import { normalizeName } from './normalize.js';
+import { failureUnits } from './units.js';
+
+const MARKERS: RegExp[] = [
+  // vitest / jest trees: `× suite > name 12ms`, `✕ name (3 ms)`
+  /^\s*[×✕✗]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?\s*$/,
+  // libtest: `test tests::name ... FAILED`
+  /^\s*test\s+(\S+)\s+\.\.\.\s+FAILED\s*$/,
+  // pytest short summary: `FAILED tests/x.py::test_y - msg`, `ERROR tests/x.py`
+  /^(?:FAILED|ERROR)\s+(\S+?)(?:\s+-\s.*)?$/,
+];
+
+function markerNames(lines: Line[]): string[] {
+  const out: string[] = [];
+  for (const { text } of lines) {
+    for (const re of MARKERS) {
+      const m = re.exec(text);
+      if (m) {
+        out.push(m[1]!);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Failing test names recognisable in vitest/jest/pytest/go/cargo/TAP/node/mocha-ish output. */
+export function failingTests(output: string): string[] {
+  const lines = toLines(output);
+  const units = failureUnits(lines);
+  const raw = units.length > 0 ? units.map((u) => u.name) : markerNames(lines);
+  const names = new Set(raw.map((n) => normalizeName(n)).filter((n) => n !== ''));
+  return [...names].sort();
+}

@@ -1,0 +1,249 @@
+/**
+ * Error fingerprint: the first stable failure signature of a verification output.
+ *
+ * Design
+ * ------
+ * The loop stops when the same fingerprint repeats N times and counts progress when it
+ * changes, so a fingerprint must be EQUAL for the same root cause however the run was
+ * decorated (colour, project root, shifted lines, extra passing tests, shuffled order,
+ * timestamps, pids, ports, ids, addresses) and DIFFERENT for another root cause, even a
+ * near miss (same test with another received value, another missing symbol).
+ *
+ * 1. Clean (lines.ts): strip ANSI/OSC escapes, keep what `\r` redraws finally showed,
+ *    bound the input (first 5000 + last 2000 lines, 2000 chars a line): linear time.
+ * 2. Failing test units first (units.ts). When the output has per-test failure blocks,
+ *    the signature is `<test name> | <message> | <values>` of ONE unit: the one whose
+ *    name sorts first. Sorting (not output order) keeps shuffled/parallel runs stable;
+ *    the name gives identity (sibling tests differ), the message and value lines
+ *    (`Expected: …`, `left: …`) separate the same test failing differently.
+ * 3. Otherwise the strongest error line (signals.ts), earliest on ties. Noise lines never
+ *    compete (noise.ts: banners, separators, frames, code excerpts, counts, passing tests,
+ *    progress, npm headers). Strength: exception closing a traceback / pytest `E` >
+ *    `file:line: error`, `error[E…]`, `XxxError:`, `panic:`, shell/curl/linker errors >
+ *    `file:line: message` > any error word > wrappers (`make: *** [x] Error 1`, `npm ERR!`,
+ *    `ld returned 1`) > warnings. A wrapper is kept with the line just above it (what the
+ *    recipe printed). Compiler diagnostics are re-rendered as `file: error CODE: message`
+ *    so `tsc --pretty` and plain agree; eslint's file header and rustc's `-->` supply the
+ *    file. Value lines and rustc caret labels right after the line are appended.
+ * 4. No error line at all (a script that fails silently): the last meaningful line, which
+ *    says how far the run got.
+ * 5. Normalise values (normalize.ts) in the composed text: paths → basename, `:line:col`
+ *    and `(l,c)` dropped, UUIDs, hashes, 0x addresses, timestamps, durations, sizes, pids,
+ *    ports, thread ids, seeds, long numbers, counts; then collapse spaces and cut to 200.
+ *
+ * Pure: no I/O, no clock. `exitCode`, when given, is only used when no error line exists.
+ */
+import { detectTool } from './detect-tool.js';
+import { toLines, type Line } from './lines.js';
+import { classifyLine } from './noise.js';
+import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
+import {
+  SCORE_EXCEPTION,
+  SCORE_LOCATED,
+  SCORE_WRAPPER,
+  errorScore,
+  isTracebackStart,
+  isWrapper,
+  parseDiagnostic,
+  renderDiagnostic,
+  tracebackException,
+} from './signals.js';
+import { failureUnits, valueDetails, type FailureUnit } from './units.js';
+
+export interface FingerprintResult {
+  /** One line, at most ~200 characters. */
+  fingerprint: string;
+  /** 1-based line of the input the signature came from, or null. */
+  line: number | null;
+  /** The tool that produced the output, when recognisable. */
+  tool: string | null;
+}
+
+export interface FingerprintOptions {
+  exitCode?: number | null;
+}
+
+export const NO_OUTPUT = '(no output)';
+const MAX_LENGTH = 200;
+
+/** Joins parts with ` | `, shrinking the longest parts so the whole fits in `max`. */
+function fit(parts: string[], max: number): string {
+  const p = parts.filter((s) => s !== '');
+  const sep = 3 * Math.max(0, p.length - 1);
+  let total = p.reduce((n, s) => n + s.length, 0) + sep;
+  while (total > max) {
+    let longest = 0;
+    for (let i = 1; i < p.length; i++) if (p[i]!.length > p[longest]!.length) longest = i;
+    const cur = p[longest]!;
+    if (cur.length <= 40) break;
+    const cut = Math.max(40, cur.length - (total - max));
+    p[longest] = truncate(cur, cut);
+    total = p.reduce((n, s) => n + s.length, 0) + sep;
+  }
+  return truncate(p.join(' | '), max);
+}
+
+function pickUnit(units: FailureUnit[]): FailureUnit | null {
+  if (units.length === 0) return null;
+  // Containers (a parent suite, TAP `N subtests failed`) carry no message of their own.
+  const leaves = units.filter((u) => u.messageText !== null && !/^\d+ subtests? failed\b/.test(u.messageText.replace(/^error:\s*/, '').replace(/^'|'$/g, '')));
+  const pool = leaves.length > 0 ? leaves : units;
+  let best = pool[0]!;
+  let bestKey = normalizeName(best.name);
+  for (const u of pool.slice(1)) {
+    const key = normalizeName(u.name);
+    if (key < bestKey) {
+      best = u;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+function fromUnit(lines: Line[], unit: FailureUnit): { text: string; line: number } {
+  const name = normalizeName(unit.name);
+  const message = unit.messageText ? normalizeValues(unit.messageText) : '';
+  const details = unit.details.map(normalizeValues).join(' ; ');
+  const line = lines[unit.message ?? unit.header]!.no;
+  return { text: fit([name, message, details], MAX_LENGTH), line };
+}
+
+/** The nearest meaningful line above a wrapper (what the failing recipe/script printed). */
+function contextAbove(lines: Line[], i: number): number {
+  for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
+    const t = lines[j]!.text;
+    const kind = classifyLine(t);
+    if (kind === 'blank' || kind === 'separator') continue;
+    if (kind !== 'text' || isWrapper(t)) continue;
+    return j;
+  }
+  return -1;
+}
+
+function describeLine(lines: Line[], i: number): string {
+  const diag = parseDiagnostic(lines, i);
+  const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.trim();
+  return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
+}
+
+/** Index and strength of the strongest error line (earliest on ties), or score 0. */
+function strongestLine(lines: Line[]): { index: number; score: number } {
+  let index = -1;
+  let score = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.text;
+    if (text.length === 0) continue;
+    if (isTracebackStart(text)) {
+      const k = tracebackException(lines, i);
+      if (k >= 0) {
+        if (SCORE_EXCEPTION > score) {
+          index = k;
+          score = SCORE_EXCEPTION;
+        }
+        i = k;
+      }
+      continue;
+    }
+    if (classifyLine(text) !== 'text') continue;
+    const s = errorScore(text);
+    if (s > score) {
+      index = i;
+      score = s;
+    }
+  }
+  return { index, score };
+}
+
+/**
+ * True for a bare diagnostic title with no specifics (`Error: Unsupported argument`):
+ * at most four words and no quotes, digits, dots or paths once file and severity are removed.
+ */
+function isGenericTitle(primary: string): boolean {
+  const rest = primary
+    .replace(/^[^\s:]+\.\w+:\s*/, '')
+    .replace(/^(?:fatal error|error|warning|Error|ERROR|FATAL)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:\s*/, '');
+  return rest.split(/\s+/).filter(Boolean).length <= 4 && !/['"`‘’“”\d./\\:<>]/.test(rest);
+}
+
+/**
+ * What completes a message that does not stand on its own: the next line after one ending
+ * with ':' (`thread 'main' panicked at x.rs:5:5:`, `Expected values to be strictly equal:`),
+ * or the body of a bare title (`Error: Unsupported argument` → its location and explanation),
+ * stopping at the next error, wrapper or traceback.
+ */
+function followUp(lines: Line[], index: number, primary: string): string {
+  const endsWithColon = /:\s*$/.test(lines[index]!.text);
+  const generic = isGenericTitle(primary);
+  if (!endsWithColon && !generic) return '';
+  const want = generic ? 3 : 1;
+  const out: string[] = [];
+  for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
+    const t = lines[j]!.text;
+    if (classifyLine(t) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
+    if (isWrapper(t) || isTracebackStart(t)) break;
+    if (errorScore(t) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
+    out.push(describeLine(lines, j));
+  }
+  return out.join(' ; ');
+}
+
+const PY_FRAME = /^\s*File "([^"]+)", line \d+(?:, in (\S.*?))?\s*$/;
+
+/**
+ * Python prints the raising location as the innermost `File "…", line N, in fn` frame
+ * just above the exception (also for a SyntaxError, which has no `Traceback` header).
+ * It tells apart the same exception raised in two places.
+ */
+function pythonFrame(lines: Line[], index: number): string {
+  for (let j = index - 1; j >= 0 && j >= index - 12; j--) {
+    const m = PY_FRAME.exec(lines[j]!.text);
+    if (m) return normalizeValues(`at ${basename(m[1]!)}${m[2] ? ` in ${m[2]}` : ''}`);
+    if (!/^\s/.test(lines[j]!.text) && lines[j]!.text.trim() !== '') return '';
+  }
+  return '';
+}
+
+function lastMeaningful(lines: Line[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (classifyLine(lines[i]!.text) === 'text') return i;
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.text.trim() !== '') return i;
+  return -1;
+}
+
+/**
+ * The normalised failure signature of a verification output (see the design note above).
+ */
+export function fingerprint(output: string, opts: FingerprintOptions = {}): FingerprintResult {
+  const lines = toLines(output);
+  const tool = detectTool(lines);
+  const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
+  if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool };
+
+  const unit = pickUnit(failureUnits(lines));
+  if (unit) {
+    const r = fromUnit(lines, unit);
+    return { fingerprint: r.text, line: r.line, tool };
+  }
+
+  const { index, score } = strongestLine(lines);
+  if (index < 0) {
+    const last = lastMeaningful(lines);
+    const text = last >= 0 ? stripLogPrefix(normalizeValues(lines[last]!.text)) : '';
+    return { fingerprint: truncate(`${text || NO_OUTPUT}${exit}`, MAX_LENGTH), line: last >= 0 ? lines[last]!.no : null, tool };
+  }
+
+  const parts: string[] = [];
+  let source = index;
+  if (score === SCORE_WRAPPER) {
+    const ctx = contextAbove(lines, index);
+    if (ctx >= 0) {
+      parts.push(describeLine(lines, ctx));
+      source = ctx;
+    }
+  }
+  const primary = describeLine(lines, index);
+  parts.push(primary);
+  const details = valueDetails(lines, index + 1, index + 9).map(normalizeValues).join(' ; ');
+  parts.push(details === '' ? followUp(lines, index, primary) : details);
+  parts.push(pythonFrame(lines, index));
+  return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool };
+}

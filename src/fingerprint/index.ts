@@ -1,0 +1,3 @@
+export { fingerprint, NO_OUTPUT, type FingerprintOptions, type FingerprintResult } from './fingerprint.js';
+export { failingTests } from './failing-tests.js';
+export { normalizeName, normalizeValues } from './normalize.js';

@@ -1,0 +1,158 @@
+/**
+ * Line classification: which lines of verification output can never be the failure
+ * signature. Tool-agnostic shapes only (banners, separators, stack frames, source
+ * excerpts, summaries and counts, passing tests, progress and npm script headers).
+ */
+
+export type LineKind =
+  | 'blank'
+  /** Rules and decorations with no letters or digits (`────`, `^^^^`, `}`). */
+  | 'separator'
+  /** A rule with a title: `==== FAILURES ====`, `⎯⎯ Failed Tests 2 ⎯⎯`. */
+  | 'banner'
+  /** Stack frames: JS/Java `at …`, Python `File "…", line N`, Go/Rust/Ruby/PHP frames. */
+  | 'frame'
+  /** Source excerpts printed under a diagnostic: `  8 | code`, `> 21 | code`, `  --> file`. */
+  | 'code'
+  /** Totals, counts, timings: `Tests: 1 failed, 3 passed`, `test result: …`, `✖ 1 problem`. */
+  | 'summary'
+  /** A passing test or file: `✓ name`, `ok 2 - name`, `--- PASS:`, `test x ... ok`. */
+  | 'pass'
+  /** Banners and progress: runner versions, `Compiling x`, `> pkg@1.0.0 script`, `make: Entering`. */
+  | 'progress'
+  | 'text';
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const BANNER = /^\s*[=\-_*#~⎯─━═!+<>]{3,}\s*(\S.*?)\s*[=\-_*#~⎯─━═!+<>]{3,}\s*$/;
+
+const FRAME = [
+  /^\s*at\s+.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\)|\(Unknown Source\)|:line \d+|\(internal\/[^)]*\))\s*$/,
+  /^\s*at\s+(?:async\s+)?[\w$.<>[\]]+\s*\((?:node:|file:|internal\/)/,
+  /^\s*at\s+(?:async\s+)?(?:node:|file:|\/|internal\/)\S+$/,
+  /^\s*File "[^"]+", line \d+/,
+  /^\s+\/\S+\.go:\d+(?: \+0x[0-9a-f]+)?$/,
+  /^goroutine \d+ \[[^\]]+\]:$/,
+  /^(?:created by )?[\w.\/*()[\]-]+\((?:0x[0-9a-f]+|\.\.\.|\{[^}]*\}|[\s,0-9a-fx{}.]*)\)(?: in goroutine \d+)?$/,
+  /^\s*from \S+:\d+:in /,
+  /^\s*#\d+\s+(?:\/|\{main\}|\S+\(\d+\):|0x)/,
+  /^\s+\d+:\s+0x[0-9a-f]+ - /,
+  /^\s+at \.?\/?\S+\.rs:\d+/,
+  /^\s*\[?\s*(?:bt|frame) ?#?\d+\]?\s+0x/,
+  /^\s*(?:async\s+)?[\w$.<>[\]]+\s+\((?:file:|node:|internal\/|\/)[^)]*\)\s*$/,
+  /^\s*(?:async\s+)?node:[\w/:_-]+:\d+(?::\d+)?\)?$/,
+];
+
+const CODE = [
+  /^\s*>?\s*\d+\s*[|│]/,
+  /^\s*\d+:\s{2,}\S/,
+  /^\s*[|│]/,
+  /^\s*-->\s/,
+  /^\s*:::\s/,
+  /^\s*=\s*(?:note|help):/,
+  /^\s{4,}\^\s*$/,
+];
+
+const SUMMARY = [
+  /^\s*(?:Tests?|Test Suites|Test Files|Suites|Snapshots|Time|Duration|Start at|Assertions|Examples|Seed|Random Seed)(?::\s*|\s{2,})\S/,
+  /^\s*[#ℹ]\s*(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms|ok|not ok)\b/,
+  /^\s*\d+\.\.\d+(?:\s*#.*)?$/,
+  /^\s*test result:/,
+  /^\s*(?:running|collected|collecting|Running|Ran|Executed)\s+\d+/,
+  /^\s*[✖×✗x]?\s*\d+ problems? \(/,
+  /^\s*Found \d+ (?:errors?|warnings?|problems?)\b/,
+  /^\s*\d+ (?:errors?|warnings?)(?: and \d+ warnings?)?(?: generated)?\.?\s*$/,
+  /^\s*For more information about (?:this|an) error/,
+  /^\s*Some errors have detailed explanations/,
+  /^\s*Ran all test suites/,
+  /^\s*Running tests with seed/,
+  /^\s*(?:Randomized|Running) with seed/,
+  /^\s*-test\.shuffle \d+/,
+  /^\s*\d+ passing\b/,
+  /^\s*\d+ pending\b/,
+  /^\s*(?:OK|FAILED) \((?:failures|errors|tests)[=\d, a-z]*\)\s*$/,
+  /^\s*Tests run: \d+/,
+  /^\s*Finished in \d/,
+  /^\s*[✖×]\s+failing tests:?\s*$/,
+  /^\s*\d+ failing\s*$/,
+];
+const COUNT_PHRASE = /\b\d+\s+(?:passed|failed|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b/gi;
+
+const PASS = [
+  /^\s*[✓✔√]\s/,
+  /^\s*PASS\s+\S/,
+  /^\s*ok\s+\d+\b/,
+  /^\s*ok\s+\S+\s+(?:[\d.]+s|\(cached\)|\[no test files\])/,
+  /^\s*--- (?:PASS|SKIP):/,
+  /^\s*=== (?:RUN|PAUSE|CONT|NAME)\s/,
+  /^\s*test \S.* \.\.\. (?:ok|ignored)\s*$/,
+  /^\s*\S+\s+[.sxXFE]+\s*\[\s*\d+%\]\s*$/,
+  /^\s*\S+\.\w+\s+\.{2,}[.sx]*\s*$/,
+  /^\s*PASSED\b/,
+];
+
+const PROGRESS_VERBS = /^\s*(?:Compiling|Finished|Running|Downloading|Downloaded|Building|Checking|Installing|Collecting|Resolving|Fresh|Updating|Locking|Adding|Blocking|Waiting|Documenting|Packaging|Verifying|Uploading|Fetching|Preparing|Linking|Starting|Started)\s+\S/;
+/** A progress-looking line that reports a failure is not progress (`Checking links failed`). */
+const FAILURE_WORD = /\b(?:error|errors|failed|failure|fatal|cannot|not found|denied|panic)\b/i;
+/** Lines that open with an error are never count summaries (`Error: expected 2 items, got 3 items`). */
+const ERROR_HEAD = /^\s*(?:[\w.$]*(?:Error|Exception)|error|fatal|panic|E)\b\s*[:[]|^\s*E\s{2,}/;
+
+const PROGRESS = [
+  /^\s*RUN\s+v\d/,
+  PROGRESS_VERBS,
+  /^>\s/,
+  /^\s*make(?:\[\d+\])?: (?:Entering|Leaving) directory/,
+  /^\s*make(?:\[\d+\])?: Nothing to be done/,
+  /^\s*(?:platform \w+ -- Python|rootdir:|configfile:|inifile:|testpaths:|plugins:|cachedir:|benchmark:|hypothesis profile|asyncio: mode)/,
+  /^TAP version \d+/,
+  /^\s*#\s*Subtest:/,
+  /^\s*(?:---|\.\.\.)\s*$/,
+  /^\s*(?:duration_ms|location|failureType|type|stack|generatedMessage|operator):\s/,
+  /^\s*(?:Node\.js|Deno|Bun) v\d+\.\d+/,
+  /^\s*note: run with `RUST_BACKTRACE=1`/,
+  /^\s*note: Some details are omitted/,
+  /^\s*Hint: make sure your test modules/,
+  /^\s*npm (?:notice|WARN|warn)\b/,
+  /^\s*(?:npm (?:ERR!|error)) (?:A complete log of this run|Log files were not written|You can rerun the command|This is probably not a problem with npm|code ELIFECYCLE|errno \d+|path \/|workspace |location \/|command sh -c|\s*$)/,
+  /^\s*(?:npm (?:ERR!|error))\s+\S+@\S+ \S+: `/,
+  /^\s*(?:Traceback \(most recent call last\)|Stack trace|Stack Trace|Call Stack|Backtrace):?\s*$/,
+  /^\s*warning: build failed, waiting for other jobs to finish/,
+  // Diff legends: `- Expected` / `+ Received`, `+ actual - expected`.
+  /^\s*[+-]\s*(?:Expected|Received|expected|received|actual|Actual)\b(?:\s*[+-]\s*(?:expected|actual|received))?\s*$/,
+];
+
+/** Classifies one cleaned line (ANSI already stripped). */
+export function classifyLine(text: string): LineKind {
+  if (text.trim() === '') return 'blank';
+  const withoutCounter = text.replace(/\[\d+\/\d+\]/g, '');
+  if (!LETTER_OR_DIGIT.test(withoutCounter)) return 'separator';
+  if (BANNER.test(text)) return 'banner';
+  for (const re of PASS) if (re.test(text)) return 'pass';
+  for (const re of FRAME) if (re.test(text)) return 'frame';
+  for (const re of CODE) if (re.test(text)) return 'code';
+  const failing = FAILURE_WORD.test(text);
+  for (const re of PROGRESS) if (re.test(text) && !(failing && re === PROGRESS_VERBS)) return 'progress';
+  for (const re of SUMMARY) if (re.test(text)) return 'summary';
+  if (!ERROR_HEAD.test(text) && isCountSummary(text)) return 'summary';
+  return 'text';
+}
+
+/** A line made mostly of counts (`1 failed, 2 passed in 1.07s`, `Tests  2 failed | 1 passed (3)`). */
+function isCountSummary(text: string): boolean {
+  const matches = text.match(COUNT_PHRASE);
+  if (!matches) return false;
+  if (matches.length >= 2) return true;
+  // A single count with little else: `1 failed`, `=== 3 errors in 0.2s ===`, `(2 tests | 1 failed) 12ms`.
+  const rest = text.replace(COUNT_PHRASE, '').replace(/\b\d+(?:\.\d+)?\s*m?s\b/g, '').replace(/[^\p{L}]+/gu, ' ').trim();
+  return rest.split(' ').filter(Boolean).length <= 2;
+}
+
+/** True for lines that can never carry the failure signature. */
+export function isNoise(kind: LineKind): boolean {
+  return kind !== 'text';
+}
+
+/** The title of a banner line (`==== FAILURES ====` → `FAILURES`), or null. */
+export function bannerTitle(text: string): string | null {
+  const m = BANNER.exec(text);
+  return m ? m[1]!.trim() : null;
+}

@@ -1,0 +1,162 @@
+/**
+ * Value normalisation: replaces the parts of an error line that change from run to run
+ * (or from checkout to checkout) with stable placeholders, and keeps everything that
+ * tells one root cause from another (messages, identifiers, expected/received values,
+ * error codes, file basenames, HTTP statuses).
+ *
+ * Every rule is a single linear regex pass over one short line; the order matters
+ * (timestamps before `file:line`, URLs before paths, paths before hashes).
+ */
+
+const EXT_LESS_FILES = /^(Makefile|GNUmakefile|makefile|Dockerfile|Containerfile|Jenkinsfile|Rakefile|Gemfile|Vagrantfile|Procfile|Justfile|justfile|BUILD|WORKSPACE)$/;
+
+/** The last segment of a path (`/a/b/c.ts` → `c.ts`, `a/b/` → `b`). */
+export function basename(path: string): string {
+  const trimmed = path.replace(/[/\\]+$/, '');
+  const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+}
+
+/** True when `token` looks like a file path (not `and/or`, `3/4` or `I/O`). */
+export function looksLikePath(token: string): boolean {
+  if (!token.includes('/') && !token.includes('\\')) return false;
+  if (!/[A-Za-z]/.test(token)) return false;
+  if (/^(~|\.{1,2})?[/\\]/.test(token)) return true;
+  const segments = token.split(/[/\\]/).filter(Boolean);
+  if (segments.length >= 3) return true;
+  const last = segments[segments.length - 1] ?? '';
+  return /\.[A-Za-z][\w]{0,9}$/.test(last) || EXT_LESS_FILES.test(last) || segments.some((s) => s.includes('.'));
+}
+
+// file:///abs/path → basename (Node prints module URLs in stack traces and messages).
+const FILE_URL = /\bfile:\/\/\/?([^\s'"`()<>\[\]{},;]+)/g;
+// C:\Users\x\proj\file.cs → file.cs
+const WIN_PATH = /\b[A-Za-z]:\\(?:[^\\\s'"`()<>:]+\\)+([^\\\s'"`()<>:]*)/g;
+// host:port after an IP/localhost (URLs included), and "port 1234".
+const HOST_PORT = /\b(localhost|\d{1,3}(?:\.\d{1,3}){3}|0\.0\.0\.0|\[[0-9a-fA-F:]+\])(:)\d{2,5}\b/g;
+const PORT_WORD = /\b(port)(\s*[:=#]?\s*)\d{2,5}\b/gi;
+const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
+const ISO_DATETIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
+const SLASH_DATE = /\b\d{4}\/\d{2}\/\d{2}\b|\b\d{2}\/\d{2}\/\d{4}\b/g;
+const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g;
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*';
+// `Sat Nov 21 23:58:03 2026`, `Nov 21, 2026`, `21 Nov 2026` (the clock part is folded in).
+const DAY_DATE = new RegExp(
+  `\\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\\s+)?(?:${MONTH}\\s+\\d{1,2}(?:,?\\s+\\d{4})?|\\d{1,2}\\s+${MONTH}\\s+\\d{4})(?:\\s+\\d{1,2}:\\d{2}:\\d{2}(?:[.,]\\d+)?)?(?:\\s+\\d{4}\\b)?`,
+  'g',
+);
+// cart.ts(12,39) → cart.ts   (tsc, msbuild, C#)
+const PAREN_LOCATION = /(?<![\w./\\-])(\w[\w./\\-]*\.[A-Za-z]\w{0,9})\(\d+(?:,\d+)?\)/g;
+// src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N])
+const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+)(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
+// App.java:[12,5] → App.java   (maven)
+const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
+// bash job status: `line 3: 12345 Segmentation fault` → pid
+const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
+const LINE_WORD = /\b(line|Line|LINE|col|column|Column)(\s*:?\s*)\d+/g;
+// Offsets into a file move with its content: `(char 19)`, `at position 42`, `offset 7`.
+const OFFSET_WORD = /\b(char|position|offset|byte|pos)(\s*:?\s*)\d+/g;
+// A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment.
+const PATH = /(?<![\w.@%+~:/\\-])((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
+const HEX_ADDR = /\b0x[0-9a-fA-F]+\b/g;
+const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
+const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
+const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
+const TMP_NAME = /\btmp(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}\b/g;
+const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b/g;
+const SIZE = /\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB|bytes)\b/g;
+const PID = /\b(pid|PID|Pid|process|Process)(\s*[:=#]?\s*)\d+\b/g;
+const THREAD_ID = /(thread '[^']*')\s*\(\d+\)/g;
+const THREAD_NUM = /\b(ThreadId\(|Thread-|goroutine |tid[ =:]|worker[ #-]?)\d+/g;
+const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+/g;
+const LONG_NUMBER = /\b\d{10,}\b/g;
+// Runner tallies only (`3 passed`, `12 total`); counts inside messages (`expected 3 items`) are kept.
+const COUNT = /\b\d+(\s+)(passed|failed|total|skipped|pending|todo|ignored|measured|filtered out|deselected|previous errors?|warnings?)\b/g;
+const LEADING_LOG_PID = /^(\s*(?:\[?<(?:time|date)>\]?\s*){0,2})\[\d+\]/;
+// `INFO [5653]`, `ERROR [42]`: a bracketed number after a log level is a pid/thread id.
+const LEVEL_PID = /\b(ERROR|ERR|FATAL|CRITICAL|SEVERE|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(\s*)\[\d+\]/g;
+const BRACKET_BIG_NUMBER = /\[\d{4,}\]/g;
+
+function replacePath(match: string): string {
+  if (!looksLikePath(match)) return match;
+  const base = basename(match);
+  return base === '' ? match : base;
+}
+
+/**
+ * Replaces run-specific values in one line (or a short composed signature) with stable
+ * placeholders. Pure, deterministic and linear in the input length.
+ */
+export function normalizeValues(input: string): string {
+  let s = normalizeCommon(input);
+  s = s.replace(LINE_WORD, '$1$2<n>');
+  s = s.replace(OFFSET_WORD, '$1$2<n>');
+  s = s.replace(THREAD_ID, '$1');
+  s = s.replace(THREAD_NUM, '$1<n>');
+  s = s.replace(PID, '$1$2<pid>');
+  s = s.replace(JOB_PID, '$1<pid>$2');
+  s = s.replace(SEED, '$1$2<n>');
+  s = s.replace(DURATION, '<dur>');
+  s = s.replace(SIZE, '<size>');
+  s = s.replace(LONG_NUMBER, '<n>');
+  s = s.replace(COUNT, '<n>$1$2');
+  s = s.replace(LEADING_LOG_PID, '$1[<pid>]');
+  s = s.replace(LEVEL_PID, '$1$2[<pid>]');
+  s = s.replace(BRACKET_BIG_NUMBER, '[<n>]');
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Normalises a test name: only what can differ between checkouts and runs (paths, ids,
+ * hashes, addresses, timestamps). Counts and durations in a name are part of it
+ * (`handles 3 items` and `handles 4 items` are two tests).
+ */
+export function normalizeName(input: string): string {
+  return normalizeCommon(input).replace(LONG_NUMBER, '<n>').replace(/\s+/g, ' ').trim();
+}
+
+function normalizeCommon(input: string): string {
+  let s = input;
+  s = s.replace(FILE_URL, (_m, p: string) => basename(p));
+  s = s.replace(WIN_PATH, (_m, last: string) => last);
+  s = s.replace(UUID, '<uuid>');
+  s = s.replace(ISO_DATETIME, '<time>');
+  s = s.replace(SLASH_DATE, '<date>');
+  s = s.replace(DAY_DATE, '<date>');
+  s = s.replace(CLOCK_TIME, '<time>');
+  s = s.replace(HOST_PORT, '$1$2<port>');
+  s = s.replace(PORT_WORD, '$1$2<port>');
+  s = s.replace(PAREN_LOCATION, '$1');
+  s = s.replace(BRACKET_LOCATION, '$1');
+  s = s.replace(COLON_LOCATION, (m, token: string) => (/[A-Za-z_]/.test(token) ? token : m));
+  s = s.replace(PATH, replacePath);
+  s = s.replace(GCC_TEMP, 'cc<tmp>.$1');
+  s = s.replace(TMP_NAME, 'tmp<tmp>');
+  s = s.replace(HEX_ADDR, '0x<addr>');
+  s = s.replace(HEX_HASH, '<hash>');
+  s = s.replace(HEX_HASH_UPPER, '<hash>');
+  return s;
+}
+
+/**
+ * Removes a leading log prefix (timestamps, `[pid]`, log level brackets) so that the
+ * message itself is what a fingerprint keeps. Works on normalised text.
+ */
+export function stripLogPrefix(normalized: string): string {
+  let s = normalized;
+  for (let i = 0; i < 4; i++) {
+    const next = s.replace(/^(?:#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,40}<(?:time|pid|n|date)>[^\]]{0,40}\]|\((?:<time>|<date>)\)|<time>|<date>|\[\d+\])\s*[:|-]?\s*/, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/** Cuts a signature to at most `max` characters without splitting a surrogate pair. */
+export function truncate(s: string, max = 200): string {
+  if (s.length <= max) return s;
+  let end = max - 1;
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${s.slice(0, end).trimEnd()}…`;
+}

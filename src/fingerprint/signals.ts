@@ -1,0 +1,226 @@
+/**
+ * Tool-agnostic error signals: how strongly a (non-noise) line says "this is the failure",
+ * plus parsers for the two shapes that need more than one regex: compiler-style
+ * diagnostics (rendered canonically so `--pretty` and plain output agree) and Python
+ * tracebacks (the exception line at the end, not the frames).
+ */
+import { basename } from './normalize.js';
+import type { Line } from './lines.js';
+
+/** Exception line closing a traceback; pytest `E   ` lines. */
+export const SCORE_EXCEPTION = 100;
+/** `file:line: error`, `error[E0308]`, `TypeError: x`, `panic:`, `command not found`, `curl: (7)`. */
+export const SCORE_STRONG = 90;
+/** `file:line[:col]: message` without a severity (go vet, ruff, flake8, make). */
+export const SCORE_LOCATED = 85;
+/** Any error-ish word: failed, cannot, not found, invalid, ✖, HTTP 5xx. */
+export const SCORE_WEAK = 70;
+/** Generic wrappers that only say "something above failed": `make: *** [x] Error 1`, `npm ERR!`. */
+export const SCORE_WRAPPER = 40;
+export const SCORE_WARNING = 20;
+export const SCORE_NOTE = 10;
+
+const WRAPPER = [
+  /^make(?:\[\d+\])?: \*\*\* \[[^\]]*\] (?:Error|Killed|Terminated|Segmentation)/,
+  /\bld returned \d+ exit status/,
+  /\bcould not compile\b/,
+  /^error: aborting due to/,
+  /^error: test failed\b/,
+  /^error: (?:Recipe|recipe) `[^`]*` failed/,
+  /^npm (?:ERR!|error)\b/,
+  /^(?:FAIL|ok)\s+\S+\s+(?:\[[^\]]*\]|[\d.]+s|\(cached\))\s*$/,
+  /^FAIL\s*$/,
+  /\bexit(?:ed)? (?:with )?(?:exit )?(?:code|status)\s*[:=]?\s*-?\d+/i,
+  /\bProcess completed with exit code/,
+  /^Error: Command failed\b/,
+  /^error Command failed with exit code/,
+  /\bELIFECYCLE\b/,
+  /^(?:FAILED|FAILURE|BUILD FAILED|FAILURES!?|ERRORS!?|Tests failed\.?)\s*$/,
+  /^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|To see the full stack trace|Re-run Maven|For more information about the errors|->|$)/,
+  /returned non-zero exit status/,
+  /^##\[error\]Process completed/,
+  /^error: Process completed/,
+  /^Error: Process completed/,
+];
+
+const STRONG = [
+  /^\S.{0,300}?:\d+(?::\d+)?:?\s*(?:fatal error|error)\b/i,
+  /\(\d+,\d+\):\s*(?:fatal error|error)\b/i,
+  /\berror\s+[A-Z]{1,5}\d{2,6}\b/,
+  /^(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
+  /^\s*\d+:\d+\s+error\s/,
+  /^(?:Uncaught |Unhandled(?: \w+)? |Caused by: )?(?:[\w$]+\.)*(?:[A-Z][\w$]*)?(?:Error|Exception|Failure|Fault)(?:\s*\[[\w-]+\])?(?::|$|\s+at\s)/,
+  /^panic:|\bpanicked at\b/,
+  /^Exception in thread /,
+  /undefined reference to|unresolved external symbol|multiple definition of|\bld: cannot find\b|\bld: library not found/,
+  /: command not found\b|: not found$|[Nn]o such file or directory|[Pp]ermission denied|unbound variable|cannot stat|Segmentation fault|core dumped|\bKilled\b|[Oo]ut of memory/,
+  /^\*\*\s*\([A-Z]\w*(?:Error|Exception)\)/,
+  /^curl: \(\d+\)/,
+  /^\S+: line \d+: /,
+  /\*\*\* .*(?:Stop\.|missing separator|No rule to make target)/,
+];
+
+const LOCATED = /^(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
+// Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
+const CODE_FIRST = /^[A-Z]{1,5}\d{2,5}\s+(?:\[\*\]\s+)?\S/;
+const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
+
+const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
+const NOTE = /^\s*(?:note|info|hint|help|remark|tip)\b\s*:?/i;
+
+const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting)\b|[✖✗×✕❌]|\bHTTP\/[\d.]+ [45]\d\d\b|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
+
+// Log prefixes: timestamps, `[12:00:01]`, `[pid 42]`, `(1234)`; then an optional level tag.
+const LOG_PREFIX = /^\s*(?:(?:#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,60}\d[^\]]{0,60}\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\(\d+\))\s*[:|-]?\s*)+/;
+const LEVEL = /^\s*(?:\[\s*(ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)\s*\]|(ERROR|FATAL|CRITICAL|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(?=[\s|]))\s*[:|-]?\s*/;
+
+/** Splits a log line into its level tag (upper-cased, or null) and the message after it. */
+export function splitLogPrefix(text: string): { level: string | null; rest: string } {
+  const noTime = text.replace(LOG_PREFIX, '');
+  const m = LEVEL.exec(noTime);
+  if (!m) return { level: null, rest: noTime };
+  return { level: (m[1] ?? m[2])!.toUpperCase(), rest: noTime.slice(m[0].length) };
+}
+
+function scoreMessage(t: string): number {
+  if (/^E\s{2,}\S/.test(t)) return SCORE_EXCEPTION;
+  for (const re of WRAPPER) if (re.test(t)) return SCORE_WRAPPER;
+  if (LOCATED_MINOR.test(t)) return /warn/i.test(t) ? SCORE_WARNING : SCORE_NOTE;
+  if (NOTE.test(t) && !/\berror\b/i.test(t)) return SCORE_NOTE;
+  for (const re of STRONG) if (re.test(t)) return SCORE_STRONG;
+  if (WARNING.test(t) && !/\berror\b/i.test(t)) return SCORE_WARNING;
+  if (LOCATED.test(t) || CODE_FIRST.test(t)) return SCORE_LOCATED;
+  if (WEAK.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
+  return 0;
+}
+
+/** `NoMethodError`, `CompileError`: an error type name anywhere in the line (case-sensitive, linear). */
+const CAMEL_ERROR = /[a-z](?:Error|Exception)\b/;
+
+/** How strongly one non-noise line signals the failure (0: not at all). */
+export function errorScore(text: string): number {
+  const t = text.trim();
+  const raw = scoreMessage(t);
+  const { level, rest } = splitLogPrefix(t);
+  if (level === null && rest === t) return raw;
+  const s = Math.max(raw, scoreMessage(rest.trim()));
+  if (level === null) return s;
+  if (/^(?:ERROR|ERR|FATAL|CRIT|CRITICAL|SEVERE|PANIC)$/.test(level)) return Math.max(s, SCORE_WEAK);
+  if (/^WARN/.test(level)) return SCORE_WARNING;
+  return Math.min(s, 30);
+}
+
+/** True for generic "something above failed" lines. */
+export function isWrapper(text: string): boolean {
+  const t = splitLogPrefix(text.trim()).rest.trim();
+  return WRAPPER.some((re) => re.test(t));
+}
+
+export interface Diagnostic {
+  file: string | null;
+  severity: string | null;
+  code: string | null;
+  message: string;
+}
+
+const DIAG_PAREN = /^(\S+?)\((\d+),(\d+)\):\s*(fatal error|error|warning)\s*([A-Z]+\d+)?\s*:\s*(.*)$/i;
+const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A-Z]+\d+)\s*:\s*(.*)$/i;
+const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
+const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
+const DIAG_RUST = /^(error|warning)(?:\[([A-Z]?\d+)\])?:\s*(.*)$/;
+const DIAG_CODE_FIRST = /^([A-Z]{1,5}\d{2,5})\s+(?:\[\*\]\s+)?(\S.*)$/;
+const RUST_ARROW = /^\s*-->\s*(\S+?):\d+(?::\d+)?\s*$/;
+
+/** The file of a `--> file:line:col` pointer right under a diagnostic (rustc, ruff). */
+function arrowFile(lines: Line[], i: number): string | null {
+  for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
+    const a = RUST_ARROW.exec(lines[j]!.text);
+    if (a) return a[1]!;
+  }
+  return null;
+}
+const PATH_ONLY = /^\s*((?:[A-Za-z]:)?[\w.@+~\\/-]*[\\/]?[\w.@+~-]+\.[A-Za-z]\w{0,9})\s*$/;
+
+/**
+ * Parses a compiler/linter diagnostic at `lines[i]` into parts, looking at neighbours for
+ * the file when the tool prints it on its own line (eslint's stylish header, rustc's `-->`).
+ */
+export function parseDiagnostic(lines: Line[], i: number): Diagnostic | null {
+  const t = lines[i]!.text.trim();
+  let m = DIAG_PAREN.exec(t) ?? DIAG_PRETTY.exec(t);
+  if (m) return { file: m[1]!, severity: m[4]!.toLowerCase(), code: m[5] ?? null, message: m[6]! };
+  m = DIAG_RUST.exec(t);
+  if (m) {
+    return { file: arrowFile(lines, i), severity: m[1]!, code: m[2] ?? null, message: m[3]! };
+  }
+  m = DIAG_CODE_FIRST.exec(t);
+  if (m) return { file: arrowFile(lines, i), severity: null, code: m[1]!, message: m[2]! };
+  m = DIAG_STYLISH.exec(lines[i]!.text);
+  if (m) {
+    return { file: headerFile(lines, i), severity: m[3]!, code: m[5] ?? null, message: m[4]! };
+  }
+  m = DIAG_COLON.exec(t);
+  if (m && /[A-Za-z]/.test(m[1]!) && !/^(?:https?|file|node)$/.test(m[1]!)) {
+    return { file: m[1]!, severity: m[4]?.toLowerCase() ?? null, code: m[5] ?? null, message: m[6]! };
+  }
+  return null;
+}
+
+/** The path-only line heading the paragraph that contains line i (eslint stylish, prettier). */
+export function headerFile(lines: Line[], i: number): string | null {
+  for (let j = i - 1; j >= 0 && j >= i - 200; j--) {
+    const text = lines[j]!.text;
+    if (text.trim() === '') return null;
+    const p = PATH_ONLY.exec(text);
+    if (p && /[\\/.]/.test(p[1]!)) return p[1]!;
+  }
+  return null;
+}
+
+/** Renders a diagnostic the same way whatever the tool's layout (`--pretty` or not). */
+export function renderDiagnostic(d: Diagnostic): string {
+  const head = d.file ? `${basename(d.file)}: ` : '';
+  // Error codes (TS2345, E0308, CS0103) sit with the severity; rule names (no-unused-vars) go last.
+  const isCode = d.code !== null && /^[A-Z]{0,5}\d+$/.test(d.code);
+  const sev = d.severity ? `${d.severity}${isCode ? ` ${d.code}` : ''}: ` : isCode ? `${d.code}: ` : '';
+  const rule = d.code !== null && !isCode ? ` (${d.code})` : '';
+  return `${head}${sev}${d.message}${rule}`;
+}
+
+const TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
+const CHAINED = /^\s*(?:During handling of the above exception|The above exception was the direct cause)/;
+
+/** True when line i opens a Python traceback. */
+export function isTracebackStart(text: string): boolean {
+  return TRACEBACK.test(text);
+}
+
+/**
+ * Index of the exception line that closes the traceback starting at `start` (following
+ * chained tracebacks to the last one), or -1. Frames and source lines are indented;
+ * the exception is the first non-indented, non-blank line after them.
+ */
+export function tracebackException(lines: Line[], start: number): number {
+  let i = start + 1;
+  const limit = Math.min(lines.length, start + 2000);
+  while (i < limit) {
+    const text = lines[i]!.text;
+    if (text.trim() === '' || /^\s/.test(text) || /^[\s^~]+$/.test(text)) {
+      i++;
+      continue;
+    }
+    // The exception line. A chained traceback may follow.
+    let j = i + 1;
+    while (j < limit && lines[j]!.text.trim() === '') j++;
+    if (j < limit && CHAINED.test(lines[j]!.text)) {
+      let k = j + 1;
+      while (k < limit && !TRACEBACK.test(lines[k]!.text)) k++;
+      if (k < limit) {
+        const next = tracebackException(lines, k);
+        if (next >= 0) return next;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
