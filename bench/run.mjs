@@ -46,7 +46,7 @@ function makeProject(name, verify) {
   const dir = join(work, name);
   const phase = join(dir, '.planning', 'phases', '01-bench');
   mkdirSync(phase, { recursive: true });
-  writeFileSync(join(dir, '.planning', 'config.json'), JSON.stringify({ mode: 'yolo', ralf_lite: { max_iterations: 100000, error_fingerprint_repeats: 100, no_progress_repeats: 100 } }, null, 2));
+  writeFileSync(join(dir, '.planning', 'config.json'), JSON.stringify({ mode: 'yolo', ralf_lite: { max_iterations: 100, error_fingerprint_repeats: 100, no_progress_repeats: 100 } }, null, 2));
   writeFileSync(
     join(phase, '01-01-PLAN.md'),
     `---\nphase: 01-bench\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n\n<objective>bench</objective>\n\n<tasks>\n<task type="auto">\n  <name>Task 1: trivial</name>\n  <files>a.txt</files>\n  <action>nothing</action>\n  <verify>\`${verify}\`</verify>\n  <done>passes</done>\n</task>\n</tasks>\n`,

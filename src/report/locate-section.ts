@@ -27,7 +27,8 @@ function plainText(node: Nodes): string {
   return '';
 }
 
-const normalized = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+// Headings come from a block-only parse (inline syntax left raw): drop emphasis/code marks.
+const normalized = (s: string) => s.replace(/[*_`~]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 export function isReportHeading(node: RootContent, title: string): node is Heading {
   return node.type === 'heading' && normalized(plainText(node)).includes(normalized(title));
@@ -35,17 +36,22 @@ export function isReportHeading(node: RootContent, title: string): node is Headi
 
 /** `## Self-Check: PASSED`, `## Self-Check (§12): PASSED`, `## Self Check`. */
 export function isSelfCheckHeading(node: RootContent): node is Heading {
-  return node.type === 'heading' && /^self[-\s]?check\b/i.test(plainText(node).trim());
+  return node.type === 'heading' && /^self[-\s]?check\b/i.test(plainText(node).replace(/[*_`~]/g, '').trim());
 }
 
-/** GSD's closing `---` + `*Phase: ...*` / `*Completed: ...*` lines: emphasis-only paragraphs after a rule. */
+/**
+ * GSD's closing `---` + `*Phase: ...*` / `*Completed: ...*` lines: paragraphs whose every
+ * line is one emphasised span (`*x*` or `_x_`, not strong) after a rule. The paragraph's text
+ * is raw here (block-only parse), so the spans are recognised on the text.
+ */
+const emphasisOnlyLine = /^([*_])(?!\1)\S(?:.*\S)?(?<![*_])\1$/;
 function isFooterParagraph(node: RootContent): boolean {
-  return (
-    node.type === 'paragraph' &&
-    node.children.length > 0 &&
-    node.children.every((c) => c.type === 'emphasis' || c.type === 'break' || (c.type === 'text' && c.value.trim() === '')) &&
-    node.children.some((c) => c.type === 'emphasis')
-  );
+  if (node.type !== 'paragraph') return false;
+  const lines = plainText(node)
+    .split('\n')
+    .map((l) => l.trim().replace(/\\$/, '').trim())
+    .filter((l) => l !== '');
+  return lines.length > 0 && lines.every((l) => emphasisOnlyLine.test(l));
 }
 
 /** Index of the thematic break that starts a trailing footer, or -1. */
