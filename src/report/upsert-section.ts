@@ -7,6 +7,7 @@ import { RalfError, lineColumnAt, type Problem } from '../errors.js';
 import { checkFrontmatterYaml, findFrontmatter } from './frontmatter.js';
 import { locateSection, type Placement } from './locate-section.js';
 import { parseMarkdownBlocks } from './markdown.js';
+import { tailStart } from './tail-start.js';
 
 export interface UpsertResult {
   text: string;
@@ -43,7 +44,9 @@ function bodyStart(text: string, file: string, warnings: Problem[] | null): numb
 
 function locate(text: string, file: string, title: string, warnings: Problem[] | null) {
   const shift = bodyStart(text, file, warnings);
-  return locateSection(text, shift, parseMarkdownBlocks(text.slice(shift)), title);
+  const body = text.slice(shift);
+  const start = tailStart(body, title);
+  return locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), title);
 }
 
 const endsWithBlankLine = (s: string) => /\n[ \t]*\r?\n$/.test(s) || /^\s*$/.test(s);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPORT_HEADING } from '../../src/report/build-report.js';
+import { findFrontmatter } from '../../src/report/frontmatter.js';
+import { locateSection } from '../../src/report/locate-section.js';
+import { parseMarkdownBlocks } from '../../src/report/markdown.js';
+import { tailStart } from '../../src/report/tail-start.js';
+import { sharedDir } from '../helpers/cli.js';
+
+function summaries(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...summaries(p));
+    else if (e.name.endsWith('SUMMARY.md')) out.push(p);
+  }
+  return out;
+}
+
+const section = `## ${REPORT_HEADING.replace(/^#+\s*/, '')}\n\nLoop **enabled**.\n\n| a | b |\n| - | - |\n| 1 | 2 |\n`;
+
+/** The finder's answer from a full parse and from the tail parse must be identical. */
+function expectSameLocation(text: string) {
+  const fm = findFrontmatter(text, 'x.md');
+  const shift = fm ? fm.end : text.startsWith('\uFEFF') ? 1 : 0;
+  const body = text.slice(shift);
+  const full = locateSection(text, shift, parseMarkdownBlocks(body), REPORT_HEADING);
+  const start = tailStart(body, REPORT_HEADING);
+  const tail = locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), REPORT_HEADING);
+  expect(tail).toEqual(full);
+  return start;
+}
+
+describe('tailStart: parsing only the tail locates the same section as parsing everything', () => {
+  const files = summaries(join(sharedDir, 'fixtures', 'gsd-real'));
+  it('covers every real summary', () => expect(files.length).toBeGreaterThanOrEqual(28));
+  for (const file of files) {
+    const name = file.slice(file.indexOf('gsd-real/') + 9);
+    it(name, () => {
+      const text = readFileSync(file, 'utf8');
+      expectSameLocation(text);
+      const lines = text.split('\n');
+      const middle = lines.findIndex((l, i) => i > lines.length / 2 && /^## /.test(l));
+      if (middle > 0) expectSameLocation([...lines.slice(0, middle), section, ...lines.slice(middle)].join('\n'));
+      expectSameLocation(`${text.replace(/\n*$/, '\n\n')}${section}`);
+    });
+  }
+
+  it.each([
+    ['a heading-like line inside a column-0 fence is not a split point', '# A\n\ntext\n\n```md\n\n## RALF Lite Loop Report\n\n```\n\n## B\n\nx\n'],
+    ['an indented fence makes it parse everything', '# A\n\n- item\n\n  ```\n\n## RALF Lite Loop Report\n\n  ```\n\n## B\n'],
+    ['an HTML comment spanning blank lines makes it parse everything', '# A\n\n<!--\n\n## RALF Lite Loop Report\n\n-->\n\n## B\n'],
+    ['an unclosed fence makes it parse everything', '# A\n\n```\n\n## RALF Lite Loop Report\n'],
+    ['the report heading in the middle, Self-Check at the end', '# T\n\n## One\n\na\n\n## RALF Lite Loop Report\n\nold\n\n### Sub\n\n## Two\n\nb\n\n## Self-Check: PASSED\n'],
+    ['a setext report heading', '# T\n\n## One\n\nRALF Lite Loop Report\n---------------------\n\nold\n\n## Two\n'],
+    ['two Self-Check headings and a footer', '# T\n\n## A\n\nx\n\n## Self-Check: PASSED\n\n## Self-Check (again): PASSED\n\n---\n\n*Phase: 01*\n'],
+  ])('%s', (_name, text) => {
+    expectSameLocation(text);
+  });
+
+  it('starts late in a long document whose section is at the end', () => {
+    const long = Array.from({ length: 400 }, (_, i) => `## Part ${i}\n\nSome *text* here.\n`).join('\n');
+    const start = expectSameLocation(`# Title\n\n${long}\n## RALF Lite Loop Report\n\nold\n\n## Self-Check: PASSED\n`);
+    expect(start).toBeGreaterThan(long.length * 0.9);
+  });
+});
