@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config/load.js';
+import { RalfError } from '../../src/errors.js';
 import { cleanEnv, repoRoot, runCli, tempDir } from '../helpers/cli.js';
 
 const corpus = join(repoRoot, 'test', 'fixtures', 'bad', 'configs');
@@ -27,32 +29,57 @@ describe('bad config corpus (test/fixtures/bad/configs)', () => {
     expect(Object.keys(expected).sort()).toEqual(cases);
   });
 
+  const problemText = (err: { message: string; problems: Array<Record<string, unknown>> }) =>
+    [err.message, ...err.problems.map((p) => [p.key, p.message, p.expected, p.received, p.hint].join(' '))].join('\n');
+
+  function setUp(name: string, layer: 'project' | 'global') {
+    const root = tempDir();
+    const home = tempDir('ralf-home-');
+    mkdirSync(join(root, '.git'));
+    mkdirSync(join(root, '.planning'));
+    const dir = layer === 'project' ? join(root, '.planning') : join(home, '.config', 'opencode', 'get-shit-done');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'config.json');
+    copyFileSync(join(corpus, name), file);
+    return { root, home, file };
+  }
+
+  function expectProblem(name: string, file: string, err: { message: string; problems: Array<Record<string, unknown>> }) {
+    const exp = expected[name]!;
+    const problem = err.problems[0]!;
+    expect(problem.file).toBe(file);
+    if (exp.key) expect(problem.key).toBe(exp.key);
+    if (exp.line) expect(problem.line).toBe(exp.line);
+    expect(problemText(err)).toContain(exp.match);
+  }
+
   for (const name of cases) {
-    for (const layer of ['project', 'global'] as const) {
-      it(`${name} as the ${layer} file: exit 2, names file and ${expected[name]!.key ? 'key' : 'line'}, writes nothing`, async () => {
-        const root = tempDir();
-        const home = tempDir('ralf-home-');
-        mkdirSync(join(root, '.git'));
-        mkdirSync(join(root, '.planning'));
-        const dir = layer === 'project' ? join(root, '.planning') : join(home, '.config', 'opencode', 'get-shit-done');
-        mkdirSync(dir, { recursive: true });
-        const file = join(dir, 'config.json');
-        copyFileSync(join(corpus, name), file);
-        const before = { ...snapshot(root), ...snapshot(home) };
-        const r = await runCli(['config', '--json', '--cwd', root], { env: cleanEnv({ HOME: home }) });
-        expect(r.exitCode).toBe(2);
-        const err = JSON.parse(String(r.stdout)).error;
-        const problem = err.problems[0];
-        const exp = expected[name]!;
-        expect(problem.file).toBe(file);
-        if (exp.key) expect(problem.key).toBe(exp.key);
-        if (exp.line) expect(problem.line).toBe(exp.line);
-        const text = [err.message, ...err.problems.map((p: Record<string, unknown>) => [p.key, p.message, p.expected, p.received, p.hint].join(' '))].join('\n');
-        expect(text).toContain(exp.match);
-        expect(String(r.stderr)).toContain(file);
-        expect({ ...snapshot(root), ...snapshot(home) }).toEqual(before);
-      });
-    }
+    // Through the real CLI: exit code, JSON error, stderr, and nothing written.
+    it(`${name} as the project file: exit 2, names file and ${expected[name]!.key ? 'key' : 'line'}, writes nothing`, async () => {
+      const { root, home, file } = setUp(name, 'project');
+      const before = { ...snapshot(root), ...snapshot(home) };
+      const r = await runCli(['config', '--json', '--cwd', root], { env: cleanEnv({ HOME: home }) });
+      expect(r.exitCode).toBe(2);
+      expectProblem(name, file, JSON.parse(String(r.stdout)).error);
+      expect(String(r.stderr)).toContain(file);
+      expect({ ...snapshot(root), ...snapshot(home) }).toEqual(before);
+    });
+
+    // The same file as the global layer, in-process (the CLI path is the same code).
+    it(`${name} as the global file: a RalfError (exit 2) naming file and ${expected[name]!.key ? 'key' : 'line'}`, () => {
+      const { root, home, file } = setUp(name, 'global');
+      const before = snapshot(home);
+      let err: unknown;
+      try {
+        loadConfig({ cwd: root, env: { HOME: home } });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(RalfError);
+      expect((err as RalfError).exitCode).toBe(2);
+      expectProblem(name, file, err as RalfError as unknown as { message: string; problems: Array<Record<string, unknown>> });
+      expect(snapshot(home)).toEqual(before);
+    });
   }
 
   it('a directory in place of config.json: exit 2 naming it', async () => {
