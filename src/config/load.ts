@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { findProjectRoot } from '../fs/project-root.js';
 import deepmerge from 'deepmerge';
 import { RalfError, type Problem } from '../errors.js';
 import { hosts, type HostName } from '../hosts/host.js';
@@ -42,28 +42,7 @@ export interface LoadConfigOptions {
 export const GLOBAL_CONFIG_RELATIVE = join('get-shit-done', 'config.json');
 export const PROJECT_CONFIG_RELATIVE = join('.planning', 'config.json');
 
-/**
- * The directory with `.planning/`, searched from `cwd` upward; the search stops at the
- * repository root (the first directory with `.git`), or the filesystem root outside git.
- */
-export function findProjectRoot(cwd: string): string | null {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (isDirectory(join(dir, '.planning'))) return dir;
-    if (existsSync(join(dir, '.git'))) return null;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
+export { findProjectRoot };
 
 const overwriteArrays = (_target: unknown[], source: unknown[]) => source;
 

@@ -2,8 +2,8 @@
  * Where a plan's loop state lives. Kept free of config/plan imports so `ralf status`
  * can find state without loading zod, remark or the config layers.
  */
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { findProjectRoot } from '../fs/project-root.js';
 
 export const STATE_DIR = join('.planning', 'ralf');
 export const STOP_FLAG = 'STOP';
@@ -11,28 +11,7 @@ export const STOP_FLAG = 'STOP';
 /** `01-02-PLAN.md` → `01-02`; bare `PLAN.md` → its directory's name; `x.md` → `x`. */
 export { planIdFromPath } from '../plan/plan-id.js';
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The nearest directory at or above `start` that holds `.planning/`. The search stops at a
- * repository root (a directory with `.git`) so an unrelated ~/.planning is never picked up.
- */
-export function findProjectRoot(start: string): string | null {
-  let dir = resolve(start);
-  for (;;) {
-    if (isDirectory(join(dir, '.planning'))) return dir;
-    if (existsSync(join(dir, '.git'))) return null;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
+export { findProjectRoot };
 
 /** The project root for a PLAN.md: the nearest ancestor of the file that holds `.planning/`. */
 export function projectRootForPlan(planPath: string): string | null {

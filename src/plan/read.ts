@@ -3,6 +3,7 @@
  * FIFO, a file over 10 MB, binary or non-UTF-8 bytes are clear errors, never a hang or a
  * garbled parse), load the effective config from the plan's directory, parse and decide.
  */
+import { firstInvalidUtf8 } from '../fs/utf8.js';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
@@ -33,33 +34,6 @@ function lineOfByte(buf: Buffer, offset: number): number {
   let line = 1;
   for (let i = buf.indexOf(10); i !== -1 && i < offset; i = buf.indexOf(10, i + 1)) line++;
   return line;
-}
-
-/** Offset of the first byte that is not part of a valid UTF-8 sequence, or -1. */
-function invalidUtf8Offset(buf: Buffer): number {
-  let i = 0;
-  while (i < buf.length) {
-    const b = buf[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let n: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) [n, min] = [1, 0x80];
-    else if (b >= 0xe0 && b <= 0xef) [n, min] = [2, 0x800];
-    else if (b >= 0xf0 && b <= 0xf4) [n, min] = [3, 0x10000];
-    else return i;
-    let cp = b & (0x3f >> n);
-    for (let k = 1; k <= n; k++) {
-      const c = buf[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += n + 1;
-  }
-  return -1;
 }
 
 function invalid(path: string, message: string, extra: { line?: number; hint?: string; received?: string } = {}): RalfError {
@@ -99,7 +73,7 @@ export function readPlanText(path: string, maxBytes = MAX_PLAN_BYTES): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    const at = invalidUtf8Offset(buf);
+    const at = firstInvalidUtf8(buf);
     throw invalid(path, `not valid UTF-8: byte 0x${(buf[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}`, { line: lineOfByte(buf, at), hint: 'Save the plan as UTF-8.' });
   }
 }
