@@ -2,6 +2,7 @@ import type { core } from 'zod/mini';
 import type { Problem } from '../errors.js';
 import { RalfLiteConfig } from './schema.js';
 import { nearestKey } from './suggest.js';
+import { describeValue, expectedOf, valueAt } from './zod-issue-text.js';
 
 /** The keys the schema allows at a given path inside `ralf_lite`. */
 type AnySchema = core.$ZodType;
@@ -22,20 +23,7 @@ function shapeOf(schema: AnySchema | undefined): Record<string, AnySchema> | und
   return def?.shape;
 }
 
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const seg of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[seg] : undefined;
-  return v;
-}
 
 /**
  * Validates one layer's `ralf_lite` value. Collects every problem (never throws),
@@ -68,15 +56,3 @@ export function validateLayer(value: unknown, file: string, keyPrefix = 'ralf_li
   return problems.sort((a, b) => (a.key ?? '').localeCompare(b.key ?? ''));
 }
 
-function expectedOf(issue: core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
-    case 'too_small':
-      return issue.origin === 'array' ? `at least ${String(issue.minimum)} item(s)` : `${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`;
-    case 'too_big':
-      return issue.origin === 'array' ? `at most ${String(issue.maximum)} item(s)` : `${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`;
-    default:
-      return issue.message;
-  }
-}

@@ -1,40 +1,9 @@
 /** Turns zod issues for a JSON front-end file into Problems naming the file, key path and line. */
 import type { core } from 'zod/mini';
+import { describeValue, expectedOf, valueAt } from '../config/zod-issue-text.js';
 import type { Problem } from '../errors.js';
 import { jsonPathKey } from './json-scan.js';
 import { lineOfPath, type JsonDocument } from './json-text.js';
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const seg of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[seg] : undefined;
-  return v;
-}
-
-function expectedOf(issue: core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return issue.expected === 'int' ? 'an integer' : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
-    case 'too_small':
-      if (issue.origin === 'array') return `at least ${String(issue.minimum)} item(s)`;
-      if (issue.origin === 'string') return 'a non-empty string';
-      return `${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`;
-    case 'too_big':
-      return issue.origin === 'array' ? `at most ${String(issue.maximum)} item(s)` : `${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`;
-    case 'invalid_value':
-      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    default:
-      return issue.message;
-  }
-}
 
 export function zodProblems(
   issues: readonly core.$ZodIssue[],
