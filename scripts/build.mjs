@@ -48,7 +48,7 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-  define: { RALF_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__ralfImportMetaUrl' },
+  define: { RALF_VERSION: JSON.stringify(pkg.version), RALF_BUNDLED: 'true', 'import.meta.url': '__ralfImportMetaUrl' },
   banner: { js: "const __ralfImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
@@ -62,7 +62,7 @@ try {
   // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.
   mkdirSync('dist', { recursive: true });
   await Promise.all([
-    build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', define: { ...common.define, RALF_BUNDLED: 'true' }, banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
+    build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
     build({ ...common, entryPoints: commandEntries, outdir: 'dist', plugins: [unusedCosmiconfigLoaders, noJsFunctionYamlType] }),
   ]);
 } catch {

@@ -9,7 +9,9 @@ declare const RALF_BUNDLED: boolean | undefined;
  */
 export function loadCommandModule(name: string): Promise<CommandModule> {
   if (typeof RALF_BUNDLED !== 'undefined' && RALF_BUNDLED) {
-    const file = `${__dirname}/cmd/${name}.js`;
+    // From the entry (dist/ralf.js) or from another command's bundle (dist/cmd/*.js).
+    const dir = /[\\/]cmd$/.test(__dirname) ? __dirname : `${__dirname}/cmd`;
+    const file = `${dir}/${name}.js`;
     return Promise.resolve((process.env.RALF_NO_CODE_CACHE ? require(file) : requireWithCodeCache(file)) as CommandModule);
   }
   // A computed specifier keeps the bundler from pulling every command into the entry.
@@ -42,6 +44,10 @@ function requireWithCodeCache(file: string): unknown {
   } catch {
     return require(file);
   }
+  // Bundles may still contain import() (e.g. of an ESM-only file); vm needs to be told how to
+  // load it. Node releases without this constant get the plain require().
+  const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (importModuleDynamically === undefined) return require(file);
   const uid = process.getuid?.() ?? 0;
   const dir = path.join(os.tmpdir(), `ralf-lite-v8-${uid}`);
   const key = `${process.version}-${process.arch}-${stat.size}-${Math.round(stat.mtimeMs)}-${Buffer.from(file).toString('base64url').slice(-40)}`;
@@ -54,7 +60,7 @@ function requireWithCodeCache(file: string): unknown {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new vm.Script(Module.wrap(source), { filename: file, importModuleDynamically, ...(cachedData ? { cachedData } : {}) });
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));

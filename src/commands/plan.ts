@@ -4,6 +4,7 @@
  * the reason and the checks it would run; then the plan-level decision and warnings.
  * `ralf plan verify ...` is the plan-level loop (src/commands/plan-verify.ts).
  */
+import { loadCommandModule } from '../cli/load-command.js';
 import { relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style, table } from '../cli/output.js';
@@ -16,10 +17,9 @@ export const USAGE = 'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|
 // A variable specifier keeps the bundler from inlining the engine (execa, git, fingerprints)
 // into this command's file: `ralf plan` stays small, and `ralf plan verify` loads its
 // sibling bundle (dist/cmd/plan-verify.js, or src/commands/plan-verify.ts) on demand.
-const PLAN_VERIFY = './plan-verify.js';
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv[0] === 'verify') return ((await import(PLAN_VERIFY)) as { run(a: string[]): Promise<number> }).run(argv.slice(1));
+  if (argv[0] === 'verify') return (await loadCommandModule('plan-verify')).run(argv.slice(1));
   const { values, positionals } = parseCommandArgs(argv, { host: { type: 'string' }, 'config-dir': { type: 'string' } }, USAGE);
   const [planArg, ...extra] = positionals;
   if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style } from '../cli/output.js';
 import { RalfError, location, usageError, type Problem } from '../errors.js';
@@ -14,7 +16,6 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'missing <PLAN.md>' : `unexpected argument "${positionals[1]}"`, `usage: ${USAGE}`);
 
   // Everything heavy (remark, zod, cosmiconfig) loads only past argument parsing.
-  const [{ existsSync }, { dirname, resolve }] = await Promise.all([import('node:fs'), import('node:path')]);
   const { projectRootForPlan } = await import('../engine/paths.js');
   const { loadConfig } = await import('../config/load.js');
   const { projectCommands, readPlan } = await import('../plan/index.js');

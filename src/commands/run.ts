@@ -3,6 +3,7 @@
  * headless driver. A fresh agent process per iteration, verification by the engine
  * in-process, per-task commits, budgets, resume. See docs/RUN.md.
  */
+import { resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printText, style } from '../cli/output.js';
 import { usageError } from '../errors.js';
@@ -29,7 +30,6 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.agent) throw usageError('missing --agent', 'use --agent claude, --agent opencode, or --agent "<command with {prompt}>" (the prompt goes to stdin when there is no {prompt})');
   if (values.commit && values['no-commit']) throw usageError('--commit and --no-commit contradict each other');
 
-  const { resolve } = await import('node:path');
   const { parseDuration } = await import('../run/duration.js');
   const duration = values.duration === undefined ? null : parseDuration(values.duration);
   if (values.duration !== undefined && duration === null) throw usageError(`--duration: "${values.duration}" is not a duration`, 'use e.g. 90s, 15m, 4h, 1h30m');
