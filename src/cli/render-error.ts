@@ -22,8 +22,52 @@ export function renderError(err: unknown, json: boolean): number {
     process.stderr.write(`${lines.join('\n')}\n`);
     return err.exitCode;
   }
+  const io = ioFailure(err);
+  if (io) {
+    if (json) process.stdout.write(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
+    process.stderr.write(`ralf: ${io.message}\n    hint: ${io.hint}\n`);
+    return ExitCode.internal;
+  }
   const e = err as Error;
   if (json) process.stdout.write(`${JSON.stringify({ error: { kind: 'internal', message: String(e?.message ?? e) } }, null, 2)}\n`);
   process.stderr.write(`ralf: internal error: ${e?.stack ?? String(e)}\nThis is a bug in ralf; please report it with the command you ran.\n`);
   return ExitCode.internal;
+}
+
+/**
+ * Failures of the file system ralf writes to (full disk, read-only or immutable files, a
+ * file where a directory belongs) are not bugs in ralf: say which path and why, without a
+ * stack trace. Exit code 1 all the same (nothing the caller can fix by changing its input).
+ */
+const IO_CODES: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted (an immutable or protected file?)',
+  ENOTDIR: 'a path component is a file, not a directory',
+  EISDIR: 'is a directory',
+  ELOOP: 'too many levels of symbolic links',
+  EEXIST: 'a file is in the way',
+  ENAMETOOLONG: 'file name too long',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  EIO: 'input/output error',
+  EBUSY: 'resource busy',
+  EFBIG: 'file too large',
+};
+
+function ioFailure(err: unknown): { code: string; path: string | null; message: string; hint: string } | null {
+  const e = err as NodeJS.ErrnoException & { dest?: string };
+  if (!e || typeof e !== 'object' || typeof e.code !== 'string' || typeof e.syscall !== 'string' || !(e.code in IO_CODES)) return null;
+  const path = typeof e.path === 'string' ? e.path : null;
+  const dest = typeof e.dest === 'string' ? e.dest : null;
+  const where = path ? ` ${path}${dest ? ` -> ${dest}` : ''}` : '';
+  return {
+    code: e.code,
+    // A failed rename is about its target (the source is ralf's temp file).
+    path: dest ?? path,
+    message: `cannot ${e.syscall}${where}: ${IO_CODES[e.code]} (${e.code})`,
+    hint: 'a problem with the file system, not with ralf: free space or fix the path and its permissions, then run the command again',
+  };
 }

@@ -1,18 +1,21 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 /**
  * Writes a file so that readers (and a crash at any point) see either the old or
  * the new content, never a partial one: write a temp file beside it, fsync, rename.
- * Keeps the old file's mode when it exists.
+ * Keeps the old file's mode when it exists, unless `options.mode` is given: that mode is
+ * set before the rename, so content and mode change together.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = statSync(path).mode & 0o7777;
-  } catch {
-    mode = undefined;
+  let mode: number | undefined = options.mode;
+  if (mode === undefined) {
+    try {
+      mode = statSync(path).mode & 0o7777;
+    } catch {
+      mode = undefined;
+    }
   }
   const fd = openSync(tmp, 'w', mode ?? 0o644);
   try {
@@ -23,6 +26,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (err) {
     closeSync(fd);
     rmSync(tmp, { force: true });
+    // A failed write (ENOSPC, EIO) carries no path: name the file being written.
+    if (err && typeof err === 'object' && (err as NodeJS.ErrnoException).path === undefined) (err as NodeJS.ErrnoException).path = path;
     throw err;
   }
   closeSync(fd);
@@ -33,4 +38,38 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** `.<name>.<pid>.<time>.tmp`: the temp file `writeFileAtomic` writes beside `<name>`. */
+const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
+
+function writerAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Temp files in `dir` left by `writeFileAtomic` calls whose process died before the rename
+ * (kill -9, Ctrl-C): for the target `name`, or for any name when it is omitted. A temp of a
+ * live process is never listed (it may be about to be renamed).
+ */
+export function deadWriterTemps(dir: string, name?: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => {
+      const m = TEMP_NAME.exec(n);
+      return m !== null && (name === undefined || m[1] === name) && !writerAlive(Number(m[2]));
+    })
+    .sort()
+    .map((n) => join(dir, n));
 }

@@ -42,7 +42,18 @@ export function acquireLock(path: string, options: LockOptions = {}): Lock {
   for (;;) {
     try {
       const fd = openSync(path, 'wx', 0o644);
-      writeSync(fd, token);
+      try {
+        writeSync(fd, token);
+      } catch (err) {
+        // The lock is ours but holds no owner (a full disk): don't leave it to block others.
+        closeSync(fd);
+        try {
+          unlinkSync(path);
+        } catch {
+          /* a stale-lock breaker removed it already */
+        }
+        throw withPath(err, path);
+      }
       closeSync(fd);
       // A stale-lock breaker may have raced us between its read and its unlink: confirm.
       if (readFileSync(path, 'utf8') === token) {
@@ -76,6 +87,12 @@ export function acquireLock(path: string, options: LockOptions = {}): Lock {
     sleepSync(delay);
     delay = Math.min(delay * 2, 50);
   }
+}
+
+/** System errors of writes (ENOSPC...) carry no path; name the file for the message. */
+function withPath(err: unknown, path: string): unknown {
+  if (err && typeof err === 'object' && (err as NodeJS.ErrnoException).path === undefined) (err as NodeJS.ErrnoException).path = path;
+  return err;
 }
 
 function breakIfStale(path: string, staleMs: number): void {

@@ -5,12 +5,12 @@
  * interrupted run can simply be run again. With `dryRun` nothing is touched and the
  * result says what would happen.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { deadWriterTemps, writeFileAtomic } from '../fs/atomic-write.js';
 import { serializeManifest } from './manifest.js';
 import { absPath } from './snapshot.js';
-import { MANIFEST_REL, type DirOp, type InstallPlan, type TargetResult, type UninstallPlan } from './types.js';
+import { MANIFEST_REL, RALF_DIR, type DirOp, type InstallPlan, type TargetResult, type UninstallPlan } from './types.js';
 
 export interface ApplyContext {
   dryRun: boolean;
@@ -22,19 +22,24 @@ export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult
   const { root } = plan.target;
   const dirs: DirOp[] = [...plan.mkparents.map((p) => ({ rel: relative(root, p).split(sep).join('/'), action: 'created' as const })), ...plan.mkdirs.map((rel) => ({ rel, action: 'created' as const }))];
   if (!ctx.dryRun) {
-    // The root may need parents too (a fresh ~/.config); the plan recorded which.
-    for (const rel of plan.mkdirs) mkdirSync(absPath(root, rel), { recursive: rel === '.' });
+    // The root may need parents too (a fresh ~/.config); the plan recorded which. The root
+    // and ralf's own directory first, then the journal, so that a kill from here on leaves a
+    // record of what this install creates and moves aside (see InstallPlan.journal).
+    const own = (rel: string) => rel === '.' || rel === RALF_DIR;
+    for (const rel of plan.mkdirs.filter(own)) mkdirSync(absPath(root, rel), { recursive: rel === '.' });
+    if (plan.journal) writeFileAtomic(absPath(root, MANIFEST_REL), serializeManifest(plan.journal));
+    for (const rel of plan.mkdirs.filter((r) => !own(r))) mkdirSync(absPath(root, rel));
     for (const f of plan.files) {
       const full = absPath(root, f.rel);
       if (f.action === 'backed-up' || f.action === 'replaced') writeFileAtomic(absPath(root, f.backup!), readFileSync(full));
       if (f.action === 'restored') renameSync(absPath(root, f.backup!), full);
       if (f.action === 'removed') rmSync(full, { force: true });
-      if (f.content && f.action !== 'unchanged' && f.action !== 'kept') {
-        writeFileAtomic(full, f.content);
-        chmodSync(full, f.executable ? 0o755 : 0o644);
-      }
+      // The mode is set on the temp file: a kill cannot leave the content without it.
+      if (f.content && f.action !== 'unchanged' && f.action !== 'kept') writeFileAtomic(full, f.content, { mode: f.executable ? 0o755 : 0o644 });
     }
     if (plan.manifestChanged) writeFileAtomic(absPath(root, MANIFEST_REL), serializeManifest(plan.manifest));
+    // Temp files of an earlier install killed mid-write would keep uninstall from restoring the tree.
+    for (const rel of [...plan.files.map((f) => f.rel), MANIFEST_REL]) removeDeadTemps(absPath(root, rel));
   }
   return {
     target: plan.target,
@@ -48,6 +53,11 @@ export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult
   };
 }
 
+/** Removes the temp files dead writers left beside `path` (see deadWriterTemps). */
+function removeDeadTemps(path: string): void {
+  for (const temp of deadWriterTemps(dirname(path), basename(path))) rmSync(temp, { force: true });
+}
+
 export function applyUninstall(plan: UninstallPlan, ctx: ApplyContext): TargetResult {
   const { root } = plan.target;
   const gone = new Set<string>(); // absolute paths removed (or, in a dry run, that would be)
@@ -58,6 +68,7 @@ export function applyUninstall(plan: UninstallPlan, ctx: ApplyContext): TargetRe
       if (f.action === 'removed') rmSync(full, { force: true });
     }
     rmSync(absPath(root, MANIFEST_REL), { force: true });
+    for (const rel of [...plan.files.map((f) => f.rel), MANIFEST_REL]) removeDeadTemps(absPath(root, rel));
   }
   for (const f of plan.files) {
     if (f.action === 'removed') gone.add(absPath(root, f.rel));
@@ -73,6 +84,11 @@ export function applyUninstall(plan: UninstallPlan, ctx: ApplyContext): TargetRe
       entries = readdirSync(full);
     } catch {
       continue; // already gone
+    }
+    // In a directory ralf created, any temp file of a dead ralf writer is ralf's debris.
+    for (const temp of deadWriterTemps(full)) {
+      if (!ctx.dryRun) rmSync(temp, { force: true });
+      gone.add(temp);
     }
     const left = entries.filter((name) => !gone.has(join(full, name)));
     if (left.length > 0) {

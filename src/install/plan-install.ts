@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { RalfError, type Problem } from '../errors.js';
-import { BACKUPS_REL, type DesiredFile, type FileOp, type InstallPlan, type InstallTarget, type Manifest, type ManifestBackup, type ManifestFile, type PathState } from './types.js';
+import { BACKUPS_REL, RALF_DIR, type DesiredFile, type FileOp, type InstallPlan, type InstallTarget, type Manifest, type ManifestBackup, type ManifestFile, type PathState } from './types.js';
 
 export interface InstallPlanInput {
   target: InstallTarget;
@@ -64,20 +64,28 @@ export function planInstall(input: InstallPlanInput): InstallPlan {
     }
     entries[d.rel] = entry;
     const write = { rel: d.rel, kind: d.kind, content: d.content, executable: d.executable };
+    // An install killed before it moved this user's file aside left the file in place and
+    // the journal pointing at a backup that is missing (or holds this very file).
+    const aside = prev?.replaced ? state(prev.replaced) : null;
+    const pendingReplace = aside !== null && (aside.kind !== 'file' || aside.sha256 === st.sha256);
     if (st.kind === 'missing') files.push({ ...write, action: 'created' });
     else if (st.sha256 === hash) files.push({ rel: d.rel, kind: d.kind, action: 'unchanged' });
-    else if (prev && st.sha256 === prev.sha256) files.push({ ...write, action: 'updated' });
-    else {
+    else if (prev && !pendingReplace && st.sha256 === prev.sha256) files.push({ ...write, action: 'updated' });
+    else if (pendingReplace && aside.kind === 'file') {
+      // Its backup was written already: write it again (same bytes), then replace the file.
+      files.push({ ...write, action: 'replaced', backup: prev!.replaced!, note: 'it was not installed by ralf; moved to the backup, `ralf uninstall` puts it back' });
+    } else {
       const backup = `${backupDir}/${d.rel}`;
       for (const a of ancestors(backup)) needDirs.add(a);
-      const reason = prev ? 'edited' : 'replaced';
+      const reason = prev && !pendingReplace ? 'edited' : 'replaced';
+      if (pendingReplace) backups.splice(0, backups.length, ...backups.filter((b) => b.rel !== prev!.replaced));
       backups.push({ rel: backup, of: d.rel, reason, at: now });
       if (reason === 'replaced') entry.replaced = backup;
       files.push({
         ...write,
-        action: prev ? 'backed-up' : 'replaced',
+        action: reason === 'edited' ? 'backed-up' : 'replaced',
         backup,
-        note: prev ? 'you had edited it; your version was saved to the backup' : 'it was not installed by ralf; moved to the backup, `ralf uninstall` puts it back',
+        note: reason === 'edited' ? 'you had edited it; your version was saved to the backup' : 'it was not installed by ralf; moved to the backup, `ralf uninstall` puts it back',
       });
     }
   }
@@ -104,7 +112,9 @@ export function planInstall(input: InstallPlanInput): InstallPlan {
     const k = state(d).kind;
     if (k === 'file' || k === 'other') throw new RalfError('install_conflict', `cannot install into ${target.root}: ${d} is not a directory`, { problems: [{ file: `${target.root}/${d}`, message: 'expected a directory', hint: 'move it away and run the install again' }] });
   }
-  const createdDirs = [...new Set([...(old?.created_dirs ?? []), ...mkdirs])].sort(byDepth);
+  // ralf's own directory without a manifest is what an install killed before its journal leaves.
+  const orphanOwnDir = old === null && state(RALF_DIR).kind === 'dir' ? [RALF_DIR] : [];
+  const createdDirs = [...new Set([...(old?.created_dirs ?? []), ...mkdirs, ...orphanOwnDir])].sort(byDepth);
   const newParents = mkdirs.includes('.') ? (input.missingRootParents ?? []) : [];
   const createdParents = [...new Set([...(old?.created_parents ?? []), ...newParents])].sort((a, b) => a.length - b.length || a.localeCompare(b));
 
@@ -127,7 +137,22 @@ export function planInstall(input: InstallPlanInput): InstallPlan {
   const fileChanges = files.some((f) => f.action !== 'unchanged');
   const sameAsOld = old !== null && !fileChanges && canonical(old) === canonical(draft);
   const manifest = orderManifest({ ...draft, updated_at: sameAsOld ? old.updated_at : now });
-  return { mode: 'install', target, mkdirs, mkparents: newParents, files, manifest, manifestChanged: !sameAsOld, hadManifest: old !== null, warnings };
+  const journal = fileChanges || mkdirs.length > 0 ? journalOf(manifest, files, old) : null;
+  return { mode: 'install', target, mkdirs, mkparents: newParents, files, manifest, manifestChanged: !sameAsOld, hadManifest: old !== null, warnings, journal };
+}
+
+/**
+ * The manifest to write before touching files: the final one, except that files being
+ * updated or removed keep their old entries (until then the old content is still there,
+ * and it is what a later uninstall must recognise as ralf's).
+ */
+function journalOf(manifest: Manifest, files: FileOp[], old: Manifest | null): Manifest {
+  const entries: Record<string, ManifestFile> = { ...manifest.files };
+  for (const f of files) {
+    const prev = old?.files[f.rel];
+    if (prev && (f.action === 'updated' || f.action === 'removed' || f.action === 'restored')) entries[f.rel] = prev;
+  }
+  return { ...manifest, files: Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))) };
 }
 
 /** Parents before children; ties by name. */

@@ -125,6 +125,13 @@ export interface InstallPlan {
   manifest: Manifest;
   /** False when the manifest on disk already says exactly this (a no-op re-install). */
   manifestChanged: boolean;
+  /**
+   * Written before any file is touched (right after ralf's own directory exists): the
+   * directories this install creates and the files it moves aside, so that after a kill
+   * mid-install the next install or uninstall still knows them. Files being updated keep
+   * their old entry until the final manifest. Null when nothing is written.
+   */
+  journal: Manifest | null;
   /** A manifest existed before (this is a re-install or an update). */
   hadManifest: boolean;
   warnings: string[];
