@@ -12,3 +12,27 @@ export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolea
     return false;
   }
 }
+
+/** Groups sent SIGTERM whose SIGKILL is still pending; killed for sure when ralf exits. */
+const pendingKills = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * SIGKILLs a group after `graceMs` unless it is gone by then. The timer is unref()'d so it
+ * never keeps ralf alive, and a process-exit hook sends any SIGKILL still pending, so a
+ * child that ignores SIGTERM cannot outlive the verify that started it.
+ */
+export function scheduleGroupKill(pgid: number, graceMs: number): void {
+  pendingKills.add(pgid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const g of pendingKills) signalProcessGroup(g, 'SIGKILL');
+    });
+  }
+  const timer = setTimeout(() => {
+    pendingKills.delete(pgid);
+    signalProcessGroup(pgid, 'SIGKILL');
+  }, graceMs);
+  timer.unref();
+}

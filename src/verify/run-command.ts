@@ -1,7 +1,7 @@
 import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { HeadTailBuffer } from './output-buffer.js';
-import { signalProcessGroup } from './process-group.js';
+import { scheduleGroupKill, signalProcessGroup } from './process-group.js';
 
 export interface RunCommandOptions {
   /** Working directory (the project root). */
@@ -182,9 +182,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       if (!outputClosed) {
         later(exitGraceMs, () => {
           // Something the check started still holds the pipe: end it and move on.
-          signalProcessGroup(pgid, 'SIGTERM');
-          const kill = setTimeout(() => signalProcessGroup(pgid, 'SIGKILL'), killGraceMs);
-          kill.unref();
+          if (signalProcessGroup(pgid, 'SIGTERM')) scheduleGroupKill(pgid, killGraceMs);
           abandonOutput();
         });
       }
@@ -201,10 +199,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       // The shell is gone. Whatever it left running in its group (`server > /dev/null &`,
       // processes that ignored SIGTERM) goes too, so nothing holds ports or files into the
       // next iteration. Real daemons leave the group (setsid) and are not affected.
-      if (signalProcessGroup(pgid, 'SIGTERM')) {
-        const kill = setTimeout(() => signalProcessGroup(pgid, 'SIGKILL'), killGraceMs);
-        kill.unref();
-      }
+      if (signalProcessGroup(pgid, 'SIGTERM')) scheduleGroupKill(pgid, killGraceMs);
       // execa's own promise settles once the streams are closed; never let it hold us up.
       let bound: NodeJS.Timeout | undefined;
       const settled = subprocess.then(
