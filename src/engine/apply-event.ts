@@ -8,7 +8,7 @@ import type { Decision, LoopContext, LoopEvent } from './events.js';
 import { newLoopState, newPlanState, taskKey } from './loop-state.js';
 import type { PlanTarget } from './context.js';
 import { reduce } from './reducer.js';
-import { appendLog, readPlanStateFile, withPlanLock, writePlanState, type LogEntry } from './store.js';
+import { appendLogAfterState, readPlanStateFile, withPlanLock, writePlanState, type LogEntry } from './store.js';
 import type { LoopState, NotLoopedTask, PlanState } from './types.js';
 
 export interface ApplyEventArgs {
@@ -65,7 +65,7 @@ export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
         writePlanState(target.projectRoot, next);
       }
       const loopAfter = getLoop(next, scope, taskNumber) ?? r.state;
-      appendLog(target.projectRoot, target.planId, {
+      appendLogAfterState(target.projectRoot, target.planId, {
         ts: event.now,
         scope,
         task: taskNumber,
@@ -99,7 +99,7 @@ export function recordNotLooped(args: { target: PlanTarget; now: string; notLoop
       const next: PlanState = { ...state, plan_path: target.planRel, not_looped: args.notLooped, updated_at: args.now };
       if (args.planNotLooped !== undefined) next.plan_not_looped = args.planNotLooped;
       writePlanState(target.projectRoot, next);
-      appendLog(target.projectRoot, target.planId, {
+      appendLogAfterState(target.projectRoot, target.planId, {
         ts: args.now,
         scope: args.taskNumber === null ? 'plan' : 'task',
         task: args.taskNumber,

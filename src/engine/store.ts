@@ -106,6 +106,21 @@ export function appendLog(projectRoot: string, planId: string, entry: LogEntry):
   }
 }
 
+/**
+ * Appends to the log after the state (the source of truth) was written. A log that cannot be
+ * written must not hide the verdict of an iteration that was already counted: warn instead.
+ */
+export function appendLogAfterState(projectRoot: string, planId: string, entry: LogEntry): void {
+  try {
+    appendLog(projectRoot, planId, entry);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    process.stderr.write(
+      `ralf: warning: cannot append to ${statePaths(projectRoot, planId).log}: ${e.code ?? e.message}; the state file was updated and remains the record\n`,
+    );
+  }
+}
+
 /** The log's entries; unparsable lines (a torn last line) are skipped. */
 export function readLog(projectRoot: string, planId: string): LogEntry[] {
   let text: string;

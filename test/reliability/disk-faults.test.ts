@@ -131,13 +131,16 @@ describe('an unwritable .planning/ralf', () => {
     }
   });
 
-  it('the log path is blocked (a directory at 01-01.jsonl): the iteration is recorded in the state (the source of truth) but the call exits 1 naming the log', async () => {
+  it('the log path is blocked (a directory at 01-01.jsonl): the iteration is recorded in the state and answered; a warning names the log', async () => {
     const p = project();
     await resumes(p, 0);
     rmSync(p.path('.planning/ralf/01-01.jsonl'));
     mkdirSync(p.path('.planning/ralf/01-01.jsonl'));
-    await failsClearly(p, 'EISDIR', p.path('.planning/ralf/01-01.jsonl'));
-    // JSON first, log second (docs/ENGINE.md): the state counted iteration 2 although the caller saw an error.
+    const r = await p.verify(1);
+    // JSON first, log second (docs/ENGINE.md): the counted iteration's verdict still reaches the agent.
+    expect(r.code).toBe(10);
+    expect(r.json.iteration).toBe(2);
+    expect(r.stderr).toContain(`cannot append to ${p.path('.planning/ralf/01-01.jsonl')}: EISDIR`);
     expect(p.iterations(1)).toBe(2);
     expect(p.exists('.planning/ralf/01-01.lock')).toBe(false);
     rmSync(p.path('.planning/ralf/01-01.jsonl'), { recursive: true });
