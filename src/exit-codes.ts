@@ -2,7 +2,7 @@
 export const ExitCode = {
   /** Success, or a verification that passed. */
   ok: 0,
-  /** An internal error (a bug in ralf): please report it. */
+  /** A file-system failure (disk full, permission; the path is named) or an internal error (a bug). */
   internal: 1,
   /** Bad input: usage, config, plan or summary errors, or a refused (checkpoint/skipped) task. */
   badInput: 2,
