@@ -158,8 +158,9 @@ describe('kill -9 during ralf task verify', () => {
           const o = checkAfterKill(p, before, loggedBefore, exit);
           if (o.stateAdvanced && !o.logAdvanced) lost.push(before + 1);
           seen[`${label} #${round}`] = { before, after: p.iterations(1) };
-          // Killed while the check ran: nothing is recorded (the doc's promise).
-          if (label === 'check started' && exit.signal === 'SIGKILL') expect(o.stateAdvanced).toBe(false);
+          // No claim about whether this kill landed before or after the write: the watch event
+          // reaches this process late (the check exits right after its marker). "Killed while a
+          // check runs records nothing" is tested with a long check in test/commands/task-interrupt.
           await resumes(p);
         }
       }
