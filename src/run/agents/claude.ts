@@ -4,7 +4,8 @@
  * Permissions: `--dangerously-skip-permissions` refuses to run as root, so the tools an
  * iteration needs are allowed by name instead; pass more with `--agent-arg`.
  */
-import { ClaudeStream, parseJsonLine } from './usage.js';
+import { jsonLinesParser } from './json-lines-parser.js';
+import { ClaudeStream } from './usage.js';
 import type { AgentAdapter, AgentStreamParser } from './types.js';
 
 export const CLAUDE_ALLOWED_TOOLS = 'Bash,Edit,MultiEdit,Write,Read,Glob,Grep,NotebookEdit,TodoWrite';
@@ -26,16 +27,5 @@ export function claudeAgent(extraArgs: readonly string[] = [], file = 'claude'):
 }
 
 export function claudeParser(): AgentStreamParser {
-  const stream = new ClaudeStream();
-  return {
-    feed(line) {
-      const ev = parseJsonLine(line);
-      if (ev) stream.feed(ev);
-    },
-    tokensSoFar: () => stream.usage()?.total ?? 0,
-    finish(stdout) {
-      // Without any stream event (an old CLI, or it died early) the raw output is all we have.
-      return { text: stream.sawEvent ? stream.text() : stdout, usage: stream.usage(), hostError: stream.hostError };
-    },
-  };
+  return jsonLinesParser(new ClaudeStream());
 }

@@ -5,7 +5,8 @@
  * prompt verbatim. OpenCode resolves its project from $PWD rather than the process cwd,
  * so PWD is set to the project root.
  */
-import { OpencodeStream, parseJsonLine } from './usage.js';
+import { jsonLinesParser } from './json-lines-parser.js';
+import { OpencodeStream } from './usage.js';
 import type { AgentAdapter, AgentStreamParser } from './types.js';
 
 export function opencodeAgent(extraArgs: readonly string[] = [], file = 'opencode'): AgentAdapter {
@@ -20,15 +21,5 @@ export function opencodeAgent(extraArgs: readonly string[] = [], file = 'opencod
 }
 
 export function opencodeParser(): AgentStreamParser {
-  const stream = new OpencodeStream();
-  return {
-    feed(line) {
-      const ev = parseJsonLine(line);
-      if (ev) stream.feed(ev);
-    },
-    tokensSoFar: () => stream.usage()?.total ?? 0,
-    finish(stdout) {
-      return { text: stream.sawEvent ? stream.text() : stdout, usage: stream.usage(), hostError: stream.hostError };
-    },
-  };
+  return jsonLinesParser(new OpencodeStream());
 }

@@ -137,3 +137,12 @@ function statusFromText(text: string): number | null {
   const v = m ? Number(m[1] ?? m[2]) : NaN;
   return v >= 400 && v < 600 ? v : null;
 }
+
+/** What ClaudeStream and OpencodeStream have in common: fed one JSON event at a time. */
+export interface AgentEventStream {
+  feed(event: unknown): void;
+  usage(): TokenUsage | null;
+  text(): string;
+  sawEvent: boolean;
+  hostError: { status: number | null; message: string } | null;
+}
