@@ -15,7 +15,7 @@ import { desiredFiles } from '../install/desired.js';
 import { resultsJson, resultsText } from '../install/format.js';
 import { readManifest } from '../install/manifest.js';
 import { INSTALL_USAGE, parseInstallArgs } from '../install/options.js';
-import { ancestors, backupStamp, planInstall } from '../install/plan-install.js';
+import { pathsToInspect, planInstall } from '../install/plan-install.js';
 import { leftoverPlaceholders, renderCommand, renderWorkflow, runtimeInvocation } from '../install/render.js';
 import { absPath, snapshot } from '../install/snapshot.js';
 import { findRenderSource, readPackageSources, runtimeEntry } from '../install/sources.js';
@@ -41,18 +41,7 @@ export async function run(argv: string[]): Promise<number> {
         problems: [{ file: absPath(target.root, MANIFEST_REL), message: `manifest host is "${manifest.host}"`, hint: `check --config-dir, or run \`ralf uninstall --${manifest.host} --config-dir ${target.root}\` first` }],
       });
     }
-    const stamp = `${BACKUPS_REL}/${backupStamp(now)}`;
-    const rels = new Set<string>();
-    for (const f of set.files) {
-      rels.add(f.rel);
-      for (const a of ancestors(f.rel)) rels.add(a);
-      for (const a of ancestors(`${stamp}/${f.rel}`)) rels.add(a);
-    }
-    for (const [rel, entry] of Object.entries(manifest?.files ?? {})) {
-      rels.add(rel);
-      if (entry.replaced) rels.add(entry.replaced);
-    }
-    const paths = snapshot(target.root, rels);
+    const paths = snapshot(target.root, pathsToInspect(set.files, manifest, now));
     const plan = planInstall({ target, version, runtime: set.runtime, now, desired: set.files, paths, manifest, missingRootParents: missingParents(target.root) });
     return { plan, commands: set.commands };
   });

@@ -9,7 +9,7 @@ import { applyUninstall } from '../install/apply.js';
 import { resultsJson, resultsText } from '../install/format.js';
 import { readManifest } from '../install/manifest.js';
 import { parseInstallArgs } from '../install/options.js';
-import { planUninstall } from '../install/plan-uninstall.js';
+import { planUninstall, uninstallPathsToInspect } from '../install/plan-uninstall.js';
 import { absPath, snapshot } from '../install/snapshot.js';
 import { MANIFEST_REL, type TargetResult } from '../install/types.js';
 
@@ -19,10 +19,7 @@ export async function run(argv: string[]): Promise<number> {
   const plans = args.targets().map((target) => {
     const manifest = readManifest(absPath(target.root, MANIFEST_REL));
     if (!manifest) return { target, plan: null };
-    const rels = new Set<string>(Object.keys(manifest.files));
-    for (const entry of Object.values(manifest.files)) if (entry.replaced) rels.add(entry.replaced);
-    for (const b of manifest.backups) rels.add(b.rel);
-    return { target, plan: planUninstall({ target, manifest, paths: snapshot(target.root, rels) }) };
+    return { target, plan: planUninstall({ target, manifest, paths: snapshot(target.root, uninstallPathsToInspect(manifest)) }) };
   });
   for (const { target, plan } of plans) {
     if (!plan) {

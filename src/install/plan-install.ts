@@ -37,6 +37,26 @@ export function ancestors(rel: string): string[] {
   return ['.', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
 }
 
+/**
+ * Every path an install plan must know the state of: the files to install and their parent
+ * directories, where their backups would go, and what the manifest says was installed or
+ * moved aside before. `ralf install` snapshots exactly these before planning.
+ */
+export function pathsToInspect(desired: ReadonlyArray<{ rel: string }>, manifest: Manifest | null, now: string): Set<string> {
+  const stamp = `${BACKUPS_REL}/${backupStamp(now)}`;
+  const rels = new Set<string>();
+  for (const f of desired) {
+    rels.add(f.rel);
+    for (const a of ancestors(f.rel)) rels.add(a);
+    for (const a of ancestors(`${stamp}/${f.rel}`)) rels.add(a);
+  }
+  for (const [rel, entry] of Object.entries(manifest?.files ?? {})) {
+    rels.add(rel);
+    if (entry.replaced) rels.add(entry.replaced);
+  }
+  return rels;
+}
+
 export function backupStamp(now: string): string {
   return now.replace(/[:.]/g, '-');
 }

@@ -15,6 +15,14 @@ export interface UninstallPlanInput {
   paths: Record<string, PathState>;
 }
 
+/** Every path an uninstall plan must know the state of: what the manifest installed, moved aside or backed up. */
+export function uninstallPathsToInspect(manifest: Manifest): Set<string> {
+  const rels = new Set<string>(Object.keys(manifest.files));
+  for (const entry of Object.values(manifest.files)) if (entry.replaced) rels.add(entry.replaced);
+  for (const b of manifest.backups) rels.add(b.rel);
+  return rels;
+}
+
 export function planUninstall(input: UninstallPlanInput): UninstallPlan {
   const { target, manifest } = input;
   const state = (rel: string): PathState => input.paths[rel] ?? { kind: 'missing' };

@@ -14,8 +14,8 @@ import { hosts } from '../../src/hosts/host.js';
 import { applyInstall, applyUninstall } from '../../src/install/apply.js';
 import { desiredFiles } from '../../src/install/desired.js';
 import { readManifest, serializeManifest } from '../../src/install/manifest.js';
-import { ancestors, backupStamp, planInstall } from '../../src/install/plan-install.js';
-import { planUninstall } from '../../src/install/plan-uninstall.js';
+import { pathsToInspect, planInstall } from '../../src/install/plan-install.js';
+import { planUninstall, uninstallPathsToInspect } from '../../src/install/plan-uninstall.js';
 import { absPath, snapshot } from '../../src/install/snapshot.js';
 import { readPackageSources } from '../../src/install/sources.js';
 import { BACKUPS_REL, MANIFEST_REL, RALF_DIR, type InstallPlan, type InstallTarget } from '../../src/install/types.js';
@@ -46,26 +46,12 @@ const V2 = fakePackage('0.0.2', { 'ralf.js': 'v2 entry', 'cmd/task.js': 'v2 task
 function plan(target: InstallTarget, entry: string, now: string): InstallPlan {
   const set = desiredFiles(target, readPackageSources(entry), '/usr/bin/node');
   const manifest = readManifest(absPath(target.root, MANIFEST_REL));
-  const stamp = `${BACKUPS_REL}/${backupStamp(now)}`;
-  const rels = new Set<string>();
-  for (const f of set.files) {
-    rels.add(f.rel);
-    for (const a of ancestors(f.rel)) rels.add(a);
-    for (const a of ancestors(`${stamp}/${f.rel}`)) rels.add(a);
-  }
-  for (const [rel, e] of Object.entries(manifest?.files ?? {})) {
-    rels.add(rel);
-    if (e.replaced) rels.add(e.replaced);
-  }
-  return planInstall({ target, version: '0', runtime: set.runtime, now, desired: set.files, paths: snapshot(target.root, rels), manifest, missingRootParents: [] });
+  return planInstall({ target, version: '0', runtime: set.runtime, now, desired: set.files, paths: snapshot(target.root, pathsToInspect(set.files, manifest, now)), manifest, missingRootParents: [] });
 }
 
 function uninstall(target: InstallTarget): void {
   const manifest = readManifest(absPath(target.root, MANIFEST_REL))!;
-  const rels = new Set<string>(Object.keys(manifest.files));
-  for (const e of Object.values(manifest.files)) if (e.replaced) rels.add(e.replaced);
-  for (const b of manifest.backups) rels.add(b.rel);
-  applyUninstall(planUninstall({ target, manifest, paths: snapshot(target.root, rels) }), { dryRun: false, commands: [] });
+  applyUninstall(planUninstall({ target, manifest, paths: snapshot(target.root, uninstallPathsToInspect(manifest)) }), { dryRun: false, commands: [] });
 }
 
 /**
