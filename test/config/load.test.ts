@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync, readFileSync, statSync, chmodSync } from 'nod
 import { join } from 'node:path';
 import { loadConfig, findProjectRoot } from '../../src/config/load.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { RalfError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { errorOf } from '../helpers/errors.js';
 
 function project(ralfLite?: unknown, extra: Record<string, unknown> = { mode: 'yolo', workflow: { research: true } }) {
   const root = tempDir();
@@ -22,16 +22,6 @@ function globalDir(ralfLite?: unknown, extra: Record<string, unknown> = { model_
 }
 
 const isolatedEnv = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HOME: tempDir('ralf-home-'), ...extra });
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
-}
 
 describe('layers', () => {
   it('uses exactly the seed defaults when no file sets anything', () => {

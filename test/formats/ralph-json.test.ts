@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RalfError } from '../../src/errors.js';
 import { parseRalphJson, parseRalphJsonTarget } from '../../src/formats/ralph-json.js';
 import { repoRoot } from '../helpers/cli.js';
+import { errorOf } from '../helpers/errors.js';
 
 const example = join(repoRoot, 'examples/ralph-json/ralph.json');
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
-}
 
 describe('parseRalphJsonTarget: the example', () => {
   const { plan, limits } = parseRalphJsonTarget(readFileSync(example, 'utf8'), example);

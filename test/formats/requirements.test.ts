@@ -1,23 +1,13 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RalfError } from '../../src/errors.js';
 import { historyLine, markRequirementDone, parseHistory, parseRequirements, writeRequirementResult } from '../../src/formats/requirements.js';
 import { repoRoot, tempDir } from '../helpers/cli.js';
+import { errorOf } from '../helpers/errors.js';
 
 const dir = join(repoRoot, 'examples/requirements');
 const example = join(dir, 'requirements.json');
 const NOW = new Date('2026-02-03T04:05:06.000Z');
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
-}
 
 describe('parseRequirements: the example', () => {
   const plan = parseRequirements(readFileSync(example, 'utf8'), example, { history: readFileSync(join(dir, 'history.jsonl'), 'utf8') });

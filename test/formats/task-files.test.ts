@@ -1,10 +1,10 @@
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RalfError } from '../../src/errors.js';
 import { updateFrontmatter } from '../../src/formats/frontmatter-lines.js';
 import { parseTaskFiles, writeTaskFileResult, type TaskFile } from '../../src/formats/task-files.js';
 import { repoRoot, tempDir } from '../helpers/cli.js';
+import { errorOf } from '../helpers/errors.js';
 
 const tasksDir = join(repoRoot, 'examples/task-files/tasks');
 const NOW = new Date('2026-02-03T04:05:06.000Z');
@@ -13,16 +13,6 @@ function load(dir: string): TaskFile[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .map((f) => ({ path: join(dir, f), text: readFileSync(join(dir, f), 'utf8') }));
-}
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
 }
 
 describe('parseTaskFiles: the example', () => {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlanText, planIdFromPath } from '../../src/plan/parse.js';
-import { RalfError } from '../../src/errors.js';
+import { errorOf } from '../helpers/errors.js';
 
 const parse = (text: string, path = '/p/.planning/phases/05-x/05-02-PLAN.md') => parsePlanText(text, path);
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
-}
 
 describe('plan id from the file name', () => {
   it.each([

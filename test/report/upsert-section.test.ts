@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RalfError } from '../../src/errors.js';
 import { REPORT_HEADING } from '../../src/report/build-report.js';
 import { detectEol, upsertSection } from '../../src/report/upsert-section.js';
+import { errorOf } from '../helpers/errors.js';
 
 const S = '## RALF Lite Loop Report\n\nLoop **enabled**.\n\n| Task | Decision |\n| ---- | -------- |\n| 1. A | loop     |\n';
 const S2 = '## RALF Lite Loop Report\n\nLoop **disabled**.\n';
 const up = (text: string, section = S) => upsertSection(text, section, 'SUMMARY.md', REPORT_HEADING);
-
-function errorOf(fn: () => unknown): RalfError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RalfError) return err;
-    throw err;
-  }
-  throw new Error('expected a RalfError');
-}
 
 describe('upsertSection', () => {
   it('appends with one blank line, keeping the final newline', () => {
