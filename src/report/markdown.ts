@@ -25,7 +25,6 @@ const stringifyOptions: StringifyOptions = {
   tightDefinitions: true,
 };
 
-const parser = unified().use(remarkParse).use(remarkGfm);
 
 // Finding sections needs only the block structure (headings, fences, lists, quotes, HTML
 // blocks). micromark spends most of its time on inline syntax, so the locating parse turns
@@ -55,8 +54,15 @@ export function parseMarkdownBlocks(text: string): Root {
 }
 const serializer = unified().use(remarkGfm).use(remarkStringify, stringifyOptions);
 
+let fullParser: ReturnType<typeof fullMarkdownParser> | undefined;
+function fullMarkdownParser() {
+  return unified().use(remarkParse).use(remarkGfm);
+}
+
+/** A full CommonMark + GFM parse (tables, inline syntax). The report itself only needs blocks. */
 export function parseMarkdown(text: string): Root {
-  return parser.parse(text);
+  fullParser ??= fullMarkdownParser();
+  return fullParser.parse(text);
 }
 
 /** Markdown text ending in exactly one `\n`. */
