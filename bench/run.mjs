@@ -6,6 +6,7 @@
 //   npm run bench                    # full run (~1–2 min)
 //   BENCH_RUNS=10 npm run bench      # fewer repetitions
 //   BENCH_FLOOD_MB=200 npm run bench # smaller flood
+//   BENCH_ONLY=verify npm run bench  # only the parts whose name matches (regex; baseline always)
 //   BENCH_GSD_TOOLS=/path/to/get-shit-done/bin/gsd-tools.cjs npm run bench   # add GSD's helper as a peer
 //
 // Writes bench/results.json. Targets (issue 8): status <= 1.2x, verify <= 1.5x, report <= 2x,
@@ -21,6 +22,8 @@ const cli = join(root, 'dist', 'ralf.js');
 const runs = Number(process.env.BENCH_RUNS ?? 25);
 const floodMb = Number(process.env.BENCH_FLOOD_MB ?? 1024);
 const node = process.execPath;
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const wanted = (name) => only === null || only.test(name);
 
 function ms(ns) {
   return Number(ns) / 1e6;
@@ -101,6 +104,7 @@ const commands = [
   ...(bigPlan ? [{ name: `ralf plan (largest fixture, ${Math.round(statSync(bigPlan).size / 1024)} KB)`, args: [cli, 'plan', bigPlan, '--json'] }] : []),
 ];
 
+for (let i = commands.length - 1; i >= 0; i--) if (!commands[i].baseline && !wanted(commands[i].name)) commands.splice(i, 1);
 for (const c of commands) {
   const r = spawnSync(node, c.args, { env, cwd: trivial.dir, encoding: 'utf8' });
   const ok = (c.okCodes ?? [0]).includes(r.status);
@@ -132,7 +136,7 @@ async function stateIo() {
   const mod = await import(out);
   return mod.measureStateIo({ projectRoot: trivial.dir, planPath: trivial.plan, iterations: 500 });
 }
-const io = await stateIo();
+const io = wanted('checkpoint state write read') ? await stateIo() : { error: 'skipped (BENCH_ONLY)' };
 
 // ---------- peak RSS while a check floods output ----------
 async function floodRss() {
@@ -153,7 +157,7 @@ async function floodRss() {
   clearInterval(poll);
   return { flood_mb: floodMb, peak_rss_mb: Math.round(peakKb / 1024), exit_code: code, seconds: (Date.now() - t0) / 1000 };
 }
-const rss = process.platform === 'linux' ? await floodRss() : { error: 'needs /proc (Linux)' };
+const rss = !wanted('flood rss') ? { error: 'skipped (BENCH_ONLY)' } : process.platform === 'linux' ? await floodRss() : { error: 'needs /proc (Linux)' };
 
 // ---------- report ----------
 const rows = commands.map((c) => {
@@ -177,7 +181,7 @@ if (rss.error) lines2.push(`flood RSS: ${rss.error}`);
 else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 42)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
 console.log(lines2.join('\n'));
 
-const results = { date: new Date().toISOString(), node: process.version, runs, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss };
+const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss };
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log('\nwrote bench/results.json');

@@ -2,6 +2,8 @@
 // start-up; CJS ~3 ms), with no node_modules needed at run time:
 //   dist/ralf.js          the entry: argument dispatch, help, version, error rendering (small)
 //   dist/cmd/<name>.js    one self-contained bundle per subcommand, require()d on demand
+//   dist/lib/<name>.js    parts a command needs only sometimes (config loading + plan parsing,
+//                         which a `task verify` with a warm plan cache skips)
 //   dist/package.json     {"type":"commonjs"} so .js files here are CommonJS
 // One file per command keeps every invocation's parse cost to what that command needs:
 // a single file holding remark, execa, zod and gray-matter costs ~25 ms more per call.
@@ -57,13 +59,14 @@ const commandEntries = Object.fromEntries(
     .filter((f) => f.endsWith('.ts'))
     .map((f) => [`cmd/${f.slice(0, -3)}`, `src/commands/${f}`]),
 );
+const libraryEntries = { 'lib/planning': 'src/engine/planning-deps.ts' };
 
 try {
   // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.
   mkdirSync('dist', { recursive: true });
   await Promise.all([
     build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
-    build({ ...common, entryPoints: commandEntries, outdir: 'dist', plugins: [unusedCosmiconfigLoaders, noJsFunctionYamlType] }),
+    build({ ...common, entryPoints: { ...commandEntries, ...libraryEntries }, outdir: 'dist', plugins: [unusedCosmiconfigLoaders, noJsFunctionYamlType] }),
   ]);
 } catch {
   process.exit(1); // esbuild already printed the errors

@@ -1,6 +1,7 @@
 import { commands } from './cli/commands.js';
 import { ExitCode } from './exit-codes.js';
 import { wantsJson } from './cli/args.js';
+import { writeStdout } from './cli/output.js';
 
 declare const RALF_VERSION: string;
 
@@ -24,11 +25,11 @@ function help(): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
-    process.stdout.write(`${typeof RALF_VERSION === 'string' ? RALF_VERSION : '0.0.0-dev'}\n`);
+    writeStdout(`${typeof RALF_VERSION === 'string' ? RALF_VERSION : '0.0.0-dev'}\n`);
     return ExitCode.ok;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(help());
+    writeStdout(help());
     return name === undefined ? ExitCode.badInput : ExitCode.ok;
   }
   const entry = commands[name];
@@ -38,17 +39,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const mod = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${entry.summary}\n\nusage: ${mod.USAGE ?? `ralf ${name} ...`}\n`);
+    writeStdout(`${entry.summary}\n\nusage: ${mod.USAGE ?? `ralf ${name} ...`}\n`);
     return ExitCode.ok;
   }
   return mod.run(rest);
 }
-
-// `ralf ... | head` closes the pipe early: that is the reader's choice, not an error.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
-});
 
 const argv = process.argv.slice(2);
 main(argv).then(

@@ -1,5 +1,6 @@
 import { RalfError, location } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { writeStdout } from './output.js';
 
 /**
  * The one place errors become output. Readable form on stderr; with --json, also a
@@ -8,7 +9,7 @@ import { ExitCode } from '../exit-codes.js';
 export function renderError(err: unknown, json: boolean): number {
   if (err instanceof RalfError) {
     if (json) {
-      process.stdout.write(`${JSON.stringify({ error: { kind: err.kind, message: err.message, problems: err.problems } }, null, 2)}\n`);
+      writeStdout(`${JSON.stringify({ error: { kind: err.kind, message: err.message, problems: err.problems } }, null, 2)}\n`);
     }
     const lines = [`ralf: ${err.message}`];
     for (const p of err.problems) {
@@ -24,12 +25,12 @@ export function renderError(err: unknown, json: boolean): number {
   }
   const io = ioFailure(err);
   if (io) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
+    if (json) writeStdout(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
     process.stderr.write(`ralf: ${io.message}\n    hint: ${io.hint}\n`);
     return ExitCode.internal;
   }
   const e = err as Error;
-  if (json) process.stdout.write(`${JSON.stringify({ error: { kind: 'internal', message: String(e?.message ?? e) } }, null, 2)}\n`);
+  if (json) writeStdout(`${JSON.stringify({ error: { kind: 'internal', message: String(e?.message ?? e) } }, null, 2)}\n`);
   process.stderr.write(`ralf: internal error: ${e?.stack ?? String(e)}\nThis is a bug in ralf; please report it with the command you ran.\n`);
   return ExitCode.internal;
 }

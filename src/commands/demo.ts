@@ -5,7 +5,7 @@
  * Report in SUMMARY.md. See src/demo/run-demo.ts and docs/RUN.md.
  */
 import { parseCommandArgs } from '../cli/args.js';
-import { printJson } from '../cli/output.js';
+import { printJson, stdoutStream } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -15,7 +15,7 @@ export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { keep: { type: 'boolean' } }, USAGE);
   if (positionals.length > 0) throw usageError(`unexpected argument "${positionals[0]}"`, `usage: ${USAGE}`);
   const { runDemo } = await import('../demo/run-demo.js');
-  const result = await runDemo({ keep: values.keep === true, json: values.json === true, out: process.stdout });
+  const result = await runDemo({ keep: values.keep === true, json: values.json === true, out: stdoutStream() });
   if (values.json) printJson(result);
   return result.ok ? ExitCode.ok : ExitCode.internal;
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { printJson, printText } from '../cli/output.js';
+import { printJson, printText, writeStdout } from '../cli/output.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { hosts } from '../hosts/host.js';
@@ -66,7 +66,7 @@ function render(name: string, hostFlags: string[]): number {
   const out = name.startsWith('workflows/') ? renderWorkflow(text, runtime) : renderCommand(text, host, runtime);
   const left = leftoverPlaceholders(out);
   if (left.length > 0 && name.startsWith('workflows/')) throw new RalfError('internal', `rendering ${name} left placeholders: ${left.join(', ')}`, { exitCode: 1 });
-  process.stdout.write(out);
+  writeStdout(out);
   return ExitCode.ok;
 }
 

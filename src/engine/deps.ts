@@ -3,6 +3,7 @@
  * fingerprints and git. The default implementation imports them lazily, so a command
  * that only reads state (`ralf status`) never loads them; tests can pass fakes.
  */
+import { isBundled, requireBundle } from '../bundle/require-bundle.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Check, Plan } from '../plan/model.js';
 import type { CheckResult } from './types.js';
@@ -61,15 +62,14 @@ let light: Promise<EngineDeps> | null = null;
 let heavy: Promise<PlanningDeps> | null = null;
 
 function planning(): Promise<PlanningDeps> {
-  heavy ??= (async () => {
-    const [config, schema, plan] = await Promise.all([import('../config/load.js'), import('../config/schema.js'), import('../plan/index.js')]);
-    return {
-      loadConfig: (o) => config.loadConfig(o),
-      readPlan: (path, effective) => plan.readPlan(path, { config: effective.config, projectCommands: plan.projectCommands(effective.config, effective.project_config ?? null) }),
-      checkTimeoutSeconds: schema.RUNTIME_DEFAULTS.check_timeout_seconds,
-    } satisfies PlanningDeps;
-  })();
+  heavy ??= loadPlanningModule().then((m) => m.createPlanningDeps());
   return heavy;
+}
+
+function loadPlanningModule(): Promise<typeof import('./planning-deps.js')> {
+  if (isBundled) return Promise.resolve(requireBundle('lib', 'planning') as typeof import('./planning-deps.js'));
+  // Computed: the bundler must not inline it into the command bundles (see scripts/build.mjs).
+  return import(['.', 'planning-deps.js'].join('/')) as Promise<typeof import('./planning-deps.js')>;
 }
 
 /** The real collaborators, loaded once and lazily (config/plan only when needed). */

@@ -5,14 +5,13 @@
  *
  * `.planning/ralf/.cache-<plan-id>.json` holds the resolved data and what it was derived
  * from: the size/mtime/inode of the PLAN.md and of every config file consulted (present or
- * not), a hash of the environment that selects the host/config dir, the flags, and the
- * ralf build. Any difference is a miss; a corrupt or unreadable cache is a miss. It is a
+ * not), the environment that selects the host/config dir, the flags, and the ralf build. Any difference is a miss; a corrupt or unreadable cache is a miss. It is a
  * pure optimisation: deleting it is always safe.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { hostSelectingEnvKeys } from '../hosts/select-host.js';
 import type { Plan } from '../plan/model.js';
 import type { EffectiveConfigLike } from './deps.js';
 import { STATE_DIR } from './paths.js';
@@ -20,7 +19,7 @@ import { STATE_DIR } from './paths.js';
 declare const RALF_VERSION: string | undefined;
 declare const __filename: string | undefined;
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface CachedPlan {
   effective: EffectiveConfigLike;
@@ -64,16 +63,14 @@ function build(): string {
   return buildId;
 }
 
-/** Everything besides files that decides the config: env that selects host/config dir, flags, build. */
+/**
+ * Everything besides files that decides the config: the env vars that select the host and
+ * its config dir (paths and flags, never secrets), the flags, the ralf build.
+ */
 function keyOf(inputs: CacheInputs): string {
   const env = inputs.env ?? process.env;
-  const relevant = Object.keys(env)
-    .filter((k) => /^(RALF_|OPENCODE|CLAUDE|XDG_CONFIG_HOME$|HOME$)/.test(k))
-    .sort()
-    .map((k) => `${k}=${env[k] ?? ''}`)
-    .join('\0');
-  // Hashed: the cache file must not carry environment values (they may hold secrets).
-  return createHash('sha1').update(`${FORMAT}\0${build()}\0${inputs.host ?? ''}\0${inputs.configDir ?? ''}\0${relevant}`).digest('hex');
+  const selecting = hostSelectingEnvKeys().map((k) => [k, env[k] ?? null]);
+  return JSON.stringify([FORMAT, build(), inputs.host ?? null, inputs.configDir ?? null, selecting]);
 }
 
 export function readPlanCache(projectRoot: string, planId: string, planPath: string, inputs: CacheInputs): CachedPlan | null {

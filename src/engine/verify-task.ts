@@ -4,9 +4,10 @@
  * lock, fingerprint failures, snapshot the working tree and diff the task's files, run
  * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createHash } from '../lazy-crypto.js';
+import { monotonicMs } from '../monotonic.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
@@ -252,7 +253,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const treeP = early && early.root === root ? early.tree : settle(git ? deps.git.snapshot(root) : Promise.resolve(null));
 
   const startedAt = now();
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const raw = await deps.runChecks(scope.checks, {
     cwd: root,
     timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
@@ -260,7 +261,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
   });
-  const durationMs = Math.round(performance.now() - t0);
+  const durationMs = Math.round(monotonicMs() - t0);
   mark('checks');
   const checks = raw.map((c) => withFingerprint(deps, c));
   mark('fingerprint');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash } from '../lazy-crypto.js';
 import { runGit } from './run-git.js';
 import { projectPathspecs } from './pathspec.js';
 

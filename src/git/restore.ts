@@ -1,4 +1,6 @@
-import { lstat, realpath, rmdir, unlink } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the latter loads at start-up (~3 ms, readline and fs.watch
+// come with it) in every command that bundles this file; the getter loads it on first use.
+import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { rawChanges } from './diff.js';
 import { runGit, GitError } from './run-git.js';
@@ -36,7 +38,7 @@ export async function restoreTree(root: string, tree: string, paths?: string[]):
   if (changes.length === 0) return result;
 
   const rootAbs = resolve(root);
-  const realRoot = await realpath(rootAbs);
+  const realRoot = await fsp.realpath(rootAbs);
 
   // 1. Remove what the snapshot did not have.
   const dirsToPrune = new Set<string>();
@@ -51,12 +53,12 @@ export async function restoreTree(root: string, tree: string, paths?: string[]):
       continue;
     }
     try {
-      const st = await lstat(abs);
+      const st = await fsp.lstat(abs);
       if (st.isDirectory()) {
         result.skipped.push({ path: change.path, reason: 'is a directory; left in place' });
         continue;
       }
-      await unlink(abs);
+      await fsp.unlink(abs);
       result.removed.push(change.path);
       dirsToPrune.add(dirname(abs));
     } catch (err) {
@@ -99,7 +101,7 @@ export async function restoreTree(root: string, tree: string, paths?: string[]):
 
 async function parentInside(realRoot: string, abs: string): Promise<boolean> {
   try {
-    const parent = await realpath(dirname(abs));
+    const parent = await fsp.realpath(dirname(abs));
     return parent === realRoot || parent.startsWith(realRoot + sep);
   } catch {
     return false;
@@ -116,7 +118,7 @@ async function blockedBy(rootAbs: string, realRoot: string, path: string): Promi
   let current = rootAbs;
   for (const part of parts.slice(0, -1)) {
     current = join(current, part);
-    const st = await lstat(current).catch(() => null);
+    const st = await fsp.lstat(current).catch(() => null);
     if (st === null) return null; // the rest will be created
     if (!st.isDirectory()) {
       const what = st.isSymbolicLink() ? 'a symlink' : 'a file';
@@ -124,11 +126,11 @@ async function blockedBy(rootAbs: string, realRoot: string, path: string): Promi
     }
   }
   const abs = join(rootAbs, path);
-  const st = await lstat(abs).catch(() => null);
+  const st = await fsp.lstat(abs).catch(() => null);
   if (st?.isDirectory()) {
     // An emptied directory (its files were removed above) can go; one with ignored files stays.
     try {
-      await rmdir(abs);
+      await fsp.rmdir(abs);
     } catch {
       return 'a directory with files not in the snapshot is in the way; left in place';
     }
@@ -141,7 +143,7 @@ async function pruneEmptyDirs(dir: string, rootAbs: string): Promise<void> {
   let current = dir;
   while (current !== rootAbs && current.startsWith(rootAbs + sep)) {
     try {
-      await rmdir(current); // fails (and stops) when not empty, e.g. ignored files remain
+      await fsp.rmdir(current); // fails (and stops) when not empty, e.g. ignored files remain
     } catch {
       return;
     }

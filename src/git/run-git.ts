@@ -54,8 +54,29 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * should cost one process each). Throws `GitError` for exit codes not in `okCodes`.
  */
 export function runGit(args: string[], options: GitOptions): Promise<GitResult> {
+  return spawnGit('git', args, args, options);
+}
+
+/**
+ * Several git commands in order, in ONE process started from node (a shell runs them,
+ * stopping at the first failure); the result is the last command's. Each process node
+ * spawns costs ~2 ms of its main thread, and the chain runs to the end without waiting
+ * for node's event loop between steps.
+ */
+export function runGitSequence(steps: string[][], options: Omit<GitOptions, 'input'>): Promise<GitResult> {
+  const script = steps.map((args) => ['git', ...args].map(shellQuote).join(' ')).join(' && ');
+  const shown = steps.flatMap((args, i) => (i === 0 ? args : ['&&', 'git', ...args]));
+  return spawnGit('/bin/sh', ['-c', script], shown, options);
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `args` is what a GitError shows (the git arguments, not the shell script). */
+function spawnGit(file: string, argv: string[], args: string[], options: GitOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    const child = spawn(file, argv, {
       cwd: options.cwd,
       env: gitEnv(options.env),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

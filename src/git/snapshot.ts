@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { runGit } from './run-git.js';
+import { runGit, runGitSequence } from './run-git.js';
 import { EXCLUDE_RALF_STATE, RALF_STATE_DIR } from './pathspec.js';
 import { withTempIndex } from './temp-index.js';
 
@@ -25,14 +25,15 @@ export async function snapshotWorkingTree(root: string): Promise<string | null> 
   }
 
   return withTempIndex(root, { copyFrom: indexPath }, async (env) => {
-    // `:/` is the whole repository, even when the project root is a subdirectory of it.
-    await runGit(['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', '--', ':/', EXCLUDE_RALF_STATE], { cwd: root, env });
-    // Tracked state files came along with the copied index; drop them from the snapshot too.
-    if (mayTrackRalfState(env.GIT_INDEX_FILE)) {
-      await runGit(['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', RALF_STATE_DIR], { cwd: root, env });
-    }
-    const tree = (await runGit(['write-tree'], { cwd: root, env })).stdout.toString('utf8').trim();
-    return tree;
+    const steps = [
+      // `:/` is the whole repository, even when the project root is a subdirectory of it.
+      ['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', '--', ':/', EXCLUDE_RALF_STATE],
+      // Tracked state files came along with the copied index; drop them from the snapshot too.
+      ...(mayTrackRalfState(env.GIT_INDEX_FILE) ? [['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', RALF_STATE_DIR]] : []),
+      ['write-tree'],
+    ];
+    // One process for the whole chain: it runs beside the checks without needing node's event loop.
+    return (await runGitSequence(steps, { cwd: root, env })).stdout.toString('utf8').trim();
   });
 }
 

@@ -16,6 +16,8 @@ export interface Host {
   commandsSubdir: string;
   /** Env vars the host sets in the shells its agent runs; used to detect the host. */
   detect(env: NodeJS.ProcessEnv): boolean;
+  /** Every env var `detect` and `resolveConfigDir` read (the plan cache is keyed on them). */
+  envKeys: readonly string[];
   /**
    * Frontmatter keys of a command source (written for Claude Code) that this host does
    * not understand; `ralf install` drops them. OpenCode's command keys are description,
@@ -62,6 +64,7 @@ export const opencodeHost: Host = {
   commandsSubdir: 'command',
   // OpenCode sets OPENCODE=1 in the environment of the tools it runs.
   detect: (env) => env.OPENCODE === '1' || env.OPENCODE === 'true',
+  envKeys: ['OPENCODE', 'OPENCODE_CONFIG_DIR', 'OPENCODE_CONFIG', 'XDG_CONFIG_HOME', 'HOME'],
   commandFrontmatterDrop: ['name', 'argument-hint', 'allowed-tools'],
   commandInvocation: (name) => `/${name}`,
 };
@@ -80,6 +83,7 @@ export const claudeHost: Host = {
   commandsSubdir: 'commands',
   // Claude Code sets CLAUDECODE=1 (and CLAUDE_CODE_ENTRYPOINT) in the shells it runs.
   detect: (env) => env.CLAUDECODE === '1' || Boolean(env.CLAUDE_CODE_ENTRYPOINT),
+  envKeys: ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CONFIG_DIR', 'HOME'],
   commandFrontmatterDrop: [],
   commandInvocation: (name) => `/${name}`,
 };

@@ -27,6 +27,11 @@ export function selectHost(flag: string | undefined, env: NodeJS.ProcessEnv): Se
   return { host: hosts.opencode, source: 'default' };
 }
 
+/** Every env var that can change which host and which global config dir apply. */
+export function hostSelectingEnvKeys(): string[] {
+  return [...new Set(['RALF_HOST', ...Object.values(hosts).flatMap((h) => h.envKeys)])].sort();
+}
+
 function badHost(where: string, value: string): RalfError {
   return new RalfError('usage', `${where} must be "opencode" or "claude"`, {
     problems: [{ key: where, message: 'unknown host', expected: '"opencode" | "claude"', received: JSON.stringify(value) }],

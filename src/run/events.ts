@@ -3,6 +3,7 @@
  * `--json` (machines: one JSON object per line on stdout). Every event carries `type`,
  * `ts` (ISO time) and `elapsed_ms` since the run started.
  */
+import { stdoutStream } from '../cli/output.js';
 import type { Handoff, StopReason, Verdict } from '../engine/types.js';
 import type { TokenUsage } from './agents/types.js';
 
@@ -107,7 +108,7 @@ export interface RunEventSink {
 }
 
 /** `--json`: one object per line on stdout. `agent_output` (live token ticks) is left out: too chatty for a log. */
-export function jsonLinesSink(write: (s: string) => void = (s) => process.stdout.write(s)): RunEventSink {
+export function jsonLinesSink(write: (s: string) => void = (s) => stdoutStream().write(s)): RunEventSink {
   return {
     emit(event) {
       if (event.type === 'agent_output') return;

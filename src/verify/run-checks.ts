@@ -1,3 +1,4 @@
+import { monotonicMs } from '../monotonic.js';
 import type { Check } from '../plan/model.js';
 import type { CheckResult } from '../engine/types.js';
 import { describeCheck } from './describe.js';
@@ -98,7 +99,7 @@ async function runOne(
 ): Promise<RawCheckResult> {
   const command = describeCheck(check);
   if (isFileCheck(check)) {
-    const started = performance.now();
+    const started = monotonicMs();
     const outcome = await runFileCheck(check, options.cwd);
     return {
       index,
@@ -108,7 +109,7 @@ async function runOne(
       exit_code: null,
       signal: null,
       timed_out: false,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: Math.round(monotonicMs() - started),
       output_tail: outcome.message,
     };
   }
