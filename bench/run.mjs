@@ -62,10 +62,16 @@ function makeProject(name, verify) {
 }
 
 const trivial = makeProject('trivial', 'true');
+// The agent edits the task's file between verifies: each run then also diffs the tree.
+const edited = makeProject('edited', 'true');
+let edits = 0;
+const editTaskFile = () => writeFileSync(join(edited.dir, 'a.txt'), `edit ${++edits}\n`);
+// A separate project for the report: its SUMMARY.md must not change the verify project's tree.
+const reported = makeProject('reported', 'true');
 // A 2,000-line SUMMARY.md for the report benchmark.
 const lines = ['---', 'phase: 01-bench', 'plan: 01', '---', '', '# Phase 1 Plan 1: Bench Summary', ''];
 for (let i = 0; lines.length < 2000; i++) lines.push(i % 50 === 0 ? `## Section ${i}` : `- line ${i} with **bold** and \`code\` | pipes |`);
-writeFileSync(trivial.summary, `${lines.join('\n')}\n`);
+writeFileSync(reported.summary, `${lines.join('\n')}\n`);
 
 function largestFixturePlan() {
   const base = resolve(root, '..', 'shared', 'fixtures', 'gsd-real');
@@ -98,7 +104,8 @@ const commands = [
   { name: 'ralf config --json', args: [cli, 'config', '--json', '--cwd', trivial.dir], target: 1.3 },
   { name: 'ralf status --json', args: [cli, 'status', '--json', '--cwd', trivial.dir], target: 1.2 },
   { name: 'ralf task verify (check: true)', args: [cli, 'task', 'verify', trivial.plan, '1', '--json'], target: 1.5, okCodes: [0, 10, 20] },
-  { name: 'ralf report (2,000-line SUMMARY)', args: [cli, 'report', trivial.plan, '--json'], target: 2 },
+  { name: 'ralf task verify (true, file edited)', args: [cli, 'task', 'verify', edited.plan, '1', '--json'], before: editTaskFile, okCodes: [0, 10, 20] },
+  { name: 'ralf report (2,000-line SUMMARY)', args: [cli, 'report', reported.plan, '--json'], target: 2 },
   // The peer yardstick: GSD's own helper reading one config key (see docs/BENCH.md).
   ...(process.env.BENCH_GSD_TOOLS ? [{ name: 'gsd-tools.cjs config-get mode (peer)', args: [process.env.BENCH_GSD_TOOLS, 'config-get', 'mode'] }] : []),
   ...(bigPlan ? [{ name: `ralf plan (largest fixture, ${Math.round(statSync(bigPlan).size / 1024)} KB)`, args: [cli, 'plan', bigPlan, '--json'] }] : []),
@@ -116,6 +123,7 @@ process.stderr.write(`bench: ${runs} interleaved runs of ${commands.filter((c) =
 for (let i = 0; i < runs + 2; i++) {
   for (const c of commands) {
     if (!c.available) continue;
+    c.before?.();
     const t0 = process.hrtime.bigint();
     spawnSync(node, c.args, { env, cwd: trivial.dir, stdio: 'ignore' });
     const t = ms(process.hrtime.bigint() - t0);

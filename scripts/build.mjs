@@ -12,16 +12,19 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// cosmiconfig requires loaders for formats ralf never reads (TypeScript, JS, YAML; its JSON
-// parser is replaced by ours). Stub them so they don't bloat the bundles.
+// cosmiconfig's default loaders read formats ralf never reads (TypeScript, JS, YAML; ralf passes
+// its own JSON loader), and loaders.js loads node:crypto and node:fs/promises (~7 ms) plus those
+// parsers at start-up. Replace the module with functions that say so if ever called.
 const unusedCosmiconfigLoaders = {
   name: 'stub-unused-cosmiconfig-loaders',
   setup(b) {
-    b.onResolve({ filter: /^(typescript|js-yaml|parse-json|import-fresh)$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/cosmiconfig/`) ? { path: args.path, namespace: 'ralf-stub' } : undefined,
+    b.onResolve({ filter: /^\.\/loaders(\.js)?$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/cosmiconfig/`) ? { path: 'cosmiconfig-loaders', namespace: 'ralf-stub' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'ralf-stub' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not bundled into ralf (cosmiconfig loader not used)`)});`,
+    b.onLoad({ filter: /.*/, namespace: 'ralf-stub' }, () => ({
+      contents: ['loadJs', 'loadJsSync', 'loadJson', 'loadYaml', 'loadTs', 'loadTsSync']
+        .map((name) => `exports.${name} = function () { throw new Error('cosmiconfig ${name} is not bundled into ralf (ralf reads JSON with its own loader)'); };`)
+        .join('\n'),
       loader: 'js',
     }));
   },

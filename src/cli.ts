@@ -1,7 +1,7 @@
 import { commands } from './cli/commands.js';
 import { ExitCode } from './exit-codes.js';
 import { wantsJson } from './cli/args.js';
-import { writeStdout } from './cli/output.js';
+import { writeStderr, writeStdout } from './cli/output.js';
 
 declare const RALF_VERSION: string;
 
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = commands[name];
   if (!entry) {
-    process.stderr.write(`ralf: unknown command "${name}"\n\n${help()}`);
+    writeStderr(`ralf: unknown command "${name}"\n\n${help()}`);
     return ExitCode.badInput;
   }
   const mod = await entry.load();

@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
+import { fastHash } from '../fast-hash.js';
 
 type ModuleInternals = typeof Module & {
   wrap(source: string): string;
@@ -44,7 +45,7 @@ export function requireWithCodeCache(file: string, parent: NodeJS.Module | undef
   const uid = process.getuid?.() ?? 0;
   const dir = path.join(os.tmpdir(), `ralf-lite-v8-${uid}`);
   const key = `${MAGIC}${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino} ${file}\n`;
-  const cacheFile = path.join(dir, `${path.basename(file, '.js')}-${pathHash(file)}.bin`);
+  const cacheFile = path.join(dir, `${path.basename(file, '.js')}-${fastHash(file).slice(0, 12)}.bin`);
   const cachedData = readCache(dir, uid, cacheFile, key);
   const script = new vm.Script((Module as ModuleInternals).wrap(source), { filename: file, importModuleDynamically, ...(cachedData ? { cachedData } : {}) });
   const mod = new (Module as ModuleInternals)(file, parent);
@@ -111,11 +112,4 @@ function bundleExists(cacheFile: string): boolean {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** FNV-1a over the path (node:crypto costs ~4 ms to load): names the file; the key inside decides. */
-function pathHash(file: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < file.length; i++) h = Math.imul(h ^ file.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }

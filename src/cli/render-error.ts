@@ -1,6 +1,6 @@
 import { RalfError, location } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { writeStdout } from './output.js';
+import { writeStderr, writeStdout } from './output.js';
 
 /**
  * The one place errors become output. Readable form on stderr; with --json, also a
@@ -20,18 +20,18 @@ export function renderError(err: unknown, json: boolean): number {
       if (head !== err.message) lines.push(`  ${head}`);
       if (p.hint) lines.push(`    hint: ${p.hint}`);
     }
-    process.stderr.write(`${lines.join('\n')}\n`);
+    writeStderr(`${lines.join('\n')}\n`);
     return err.exitCode;
   }
   const io = ioFailure(err);
   if (io) {
     if (json) writeStdout(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
-    process.stderr.write(`ralf: ${io.message}\n    hint: ${io.hint}\n`);
+    writeStderr(`ralf: ${io.message}\n    hint: ${io.hint}\n`);
     return ExitCode.internal;
   }
   const e = err as Error;
   if (json) writeStdout(`${JSON.stringify({ error: { kind: 'internal', message: String(e?.message ?? e) } }, null, 2)}\n`);
-  process.stderr.write(`ralf: internal error: ${e?.stack ?? String(e)}\nThis is a bug in ralf; please report it with the command you ran.\n`);
+  writeStderr(`ralf: internal error: ${e?.stack ?? String(e)}\nThis is a bug in ralf; please report it with the command you ran.\n`);
   return ExitCode.internal;
 }
 

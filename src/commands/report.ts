@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
-import { printJson, printText, style } from '../cli/output.js';
+import { printJson, printText, style, writeStderr } from '../cli/output.js';
 import { RalfError, location, usageError, type Problem } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -96,9 +96,9 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 function printWarnings(warnings: Problem[]): void {
-  const s = style(process.stderr);
+  const s = style(2);
   for (const w of warnings) {
     const where = location(w);
-    process.stderr.write(`${s.yellow('warning')}: ${where ? `${where}: ` : ''}${w.message}\n${w.hint ? `  hint: ${w.hint}\n` : ''}`);
+    writeStderr(`${s.yellow('warning')}: ${where ? `${where}: ` : ''}${w.message}\n${w.hint ? `  hint: ${w.hint}\n` : ''}`);
   }
 }

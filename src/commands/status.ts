@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
-import { printJson, printText, style, table } from '../cli/output.js';
+import { printJson, printText, style, table, writeStderr } from '../cli/output.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/paths.js';
@@ -79,6 +79,6 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (stopFlag) out.push('', s.yellow('STOP flag present (.planning/ralf/STOP): every loop pauses (exit 130) until you delete it.'));
   printText(out.join('\n'));
-  for (const p of problems) process.stderr.write(`ralf: ${p.message}\n`);
+  for (const p of problems) writeStderr(`ralf: ${p.message}\n`);
   return exitCode;
 }

@@ -36,9 +36,11 @@ export interface GitDeps {
   headTree(root: string): Promise<string | null>;
   /** Tree of the working tree incl. untracked files (excluding .planning/ralf); null outside git. */
   snapshot(root: string): Promise<string | null>;
-  changedFiles(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<string[]>;
-  diffFingerprint(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<string | null>;
-  rule4Findings(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles?: string[] }): Promise<string[]>;
+  /**
+   * The diff since the task started: a hash of the task files' diff (null: none), every
+   * changed file, and the Rule 4 findings (src/git/task-diff.ts).
+   */
+  taskDiff(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles: string[] }): Promise<{ diffHash: string | null; filesChanged: string[]; findings: string[] }>;
 }
 
 /** Config loading and plan parsing: the heavy part (zod, YAML), skipped on a plan-cache hit. */

@@ -1,8 +1,7 @@
 /** The engine's view of git (src/git/), shaped as `GitDeps`. */
-import { changedFiles, diffFingerprint } from '../git/diff.js';
-import { rule4Findings } from '../git/rule4.js';
 import { runGit } from '../git/run-git.js';
 import { snapshotWorkingTree } from '../git/snapshot.js';
+import { taskDiff } from '../git/task-diff.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { GitDeps } from './deps.js';
@@ -32,7 +31,8 @@ export const gitDeps: GitDeps = {
   insideGit,
   headTree,
   snapshot: (root) => snapshotWorkingTree(root),
-  changedFiles: async (root, from, to, paths) => (await changedFiles(root, from, to, paths)).map((c) => c.path),
-  diffFingerprint: (root, from, to, paths) => diffFingerprint(root, from, to, paths),
-  rule4Findings: (args) => rule4Findings(args),
+  taskDiff: async (args) => {
+    const d = await taskDiff(args);
+    return { diffHash: d.diffHash, filesChanged: d.changes.map((c) => c.path), findings: d.findings };
+  },
 };

@@ -8,6 +8,7 @@
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeStderr } from '../cli/output.js';
 import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { acquireLock } from '../fs/lock.js';
@@ -115,7 +116,7 @@ export function appendLogAfterState(projectRoot: string, planId: string, entry: 
     appendLog(projectRoot, planId, entry);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    process.stderr.write(
+    writeStderr(
       `ralf: warning: cannot append to ${statePaths(projectRoot, planId).log}: ${e.code ?? e.message}; the state file was updated and remains the record\n`,
     );
   }

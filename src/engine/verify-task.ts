@@ -355,12 +355,7 @@ async function diffFacts(deps: EngineDeps, root: string, startRef: string | null
   if (last && last.tree === tree && last.start_ref === startRef) {
     return { tree, diffHash: last.diff_hash, filesChanged: last.files_changed, findings: last.rule4_findings };
   }
-  const paths = scope.files.length > 0 ? scope.files : undefined;
-  const [diffHash, filesChanged, findings] = await Promise.all([
-    deps.git.diffFingerprint(root, startRef, tree, paths),
-    deps.git.changedFiles(root, startRef, tree),
-    deps.git.rule4Findings({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles }),
-  ]);
+  const { diffHash, filesChanged, findings } = await deps.git.taskDiff({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles });
   return { tree, diffHash, filesChanged: filesChanged.filter((f) => !f.startsWith('.planning/ralf/')), findings };
 }
 

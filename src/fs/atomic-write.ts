@@ -38,6 +38,26 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
     rmSync(tmp, { force: true });
     throw err;
   }
+  removeStaleTemps(dirname(path), basename(path));
+}
+
+/**
+ * A writer killed between open and rename leaves its temp file behind; the next successful
+ * write of the same target removes it. Only temps of dead processes that are also old: a
+ * writer in another PID namespace (a container sharing the directory) looks dead to us,
+ * but its temp lives for milliseconds.
+ */
+const STALE_TEMP_MS = 30_000;
+
+function removeStaleTemps(dir: string, name: string): void {
+  try {
+    const now = Date.now();
+    for (const temp of deadWriterTemps(dir, name)) {
+      if (now - statSync(temp).mtimeMs > STALE_TEMP_MS) rmSync(temp, { force: true });
+    }
+  } catch {
+    /* best effort: the write itself succeeded */
+  }
 }
 
 /** `.<name>.<pid>.<time>.tmp`: the temp file `writeFileAtomic` writes beside `<name>`. */

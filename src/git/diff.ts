@@ -1,4 +1,3 @@
-import { createHash } from '../lazy-crypto.js';
 import { runGit } from './run-git.js';
 import { projectPathspecs } from './pathspec.js';
 
@@ -26,11 +25,16 @@ export async function changedFiles(
 ): Promise<FileChange[]> {
   const specs = projectPathspecs(paths);
   if (specs === null) return [];
-  const r = await runGit(
-    ['diff-tree', '-r', '-z', '--name-status', '--find-renames', '--relative', '--no-ext-diff', fromTree, toTree, '--', ...specs],
-    { cwd: root },
-  );
-  const fields = r.stdout.toString('utf8').split('\0');
+  return parseNameStatus((await runGit(nameStatusArgs(fromTree, toTree, specs), { cwd: root })).stdout);
+}
+
+/** `git diff-tree` name-status with rename detection, root-relative paths. */
+function nameStatusArgs(fromTree: string, toTree: string, specs: string[]): string[] {
+  return ['diff-tree', '-r', '-z', '--name-status', '--find-renames', '--relative', '--no-ext-diff', fromTree, toTree, '--', ...specs];
+}
+
+function parseNameStatus(stdout: Buffer): FileChange[] {
+  const fields = stdout.toString('utf8').split('\0');
   const changes: FileChange[] = [];
   for (let i = 0; i < fields.length; ) {
     const status = fields[i++];
@@ -77,21 +81,35 @@ export async function rawChanges(root: string, fromTree: string, toTree: string,
   return changes;
 }
 
+/** One change of `treeDiff`, with the record git printed for it (modes, blob ids, status, paths). */
+export interface TreeDiffEntry extends FileChange {
+  record: string;
+}
+
 /**
- * A stable hash (sha256 hex) of the difference between two tree-ishes for `paths`,
- * or null when there is none. It hashes git's raw diff (paths, modes and full blob
- * ids on both sides), which determines the content diff exactly but does not depend
- * on diff settings (algorithm, context, colours) and costs no content diffing.
+ * The whole project's diff between two tree-ishes in one git process: raw format (modes and
+ * full blob ids, which determine the content diff exactly) with rename detection, so it
+ * answers both "what changed" (as changedFiles does) and "did these files' content change".
  */
-export async function diffFingerprint(
-  root: string,
-  fromTree: string,
-  toTree: string,
-  paths?: string[],
-): Promise<string | null> {
-  const specs = projectPathspecs(paths);
-  if (specs === null) return null;
-  const r = await runGit(rawDiffArgs(fromTree, toTree, specs), { cwd: root });
-  if (r.stdout.length === 0) return null;
-  return createHash('sha256').update(r.stdout).digest('hex');
+export async function treeDiff(root: string, fromTree: string, toTree: string): Promise<TreeDiffEntry[]> {
+  const specs = projectPathspecs() ?? [];
+  const r = await runGit(['diff-tree', '-r', '-z', '--raw', '--no-abbrev', '--find-renames', '--relative', fromTree, toTree, '--', ...specs], { cwd: root });
+  const fields = r.stdout.toString('utf8').split('\0');
+  const entries: TreeDiffEntry[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const meta = fields[i++] ?? '';
+    if (!meta.startsWith(':')) continue;
+    // `:100644 100644 <old blob> <new blob> R087` then the path (two for renames and copies).
+    const letter = (meta.split(' ')[4] ?? 'M')[0];
+    if (letter === 'R' || letter === 'C') {
+      const oldPath = fields[i++] ?? '';
+      const newPath = fields[i++] ?? '';
+      const record = `${meta}\0${oldPath}\0${newPath}`;
+      entries.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath, record } : { status: 'A', path: newPath, record });
+      continue;
+    }
+    const path = fields[i++] ?? '';
+    entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}` });
+  }
+  return entries;
 }

@@ -13,6 +13,8 @@ export interface Rule4Input {
   taskFiles: string[];
   /** Other paths the plan declares (e.g. frontmatter `files_modified`). */
   declaredFiles?: string[];
+  /** `changedFiles(root, fromTree, toTree)` when the caller has it already (saves a git process). */
+  changes?: FileChange[];
 }
 
 /** New migration files: added paths only (editing an existing one is ordinary work). */
@@ -60,7 +62,7 @@ export async function rule4Findings(input: Rule4Input): Promise<string[]> {
   const { root, fromTree, toTree } = input;
   const declared = [...input.taskFiles, ...(input.declaredFiles ?? [])];
   const allowed = (path: string) => isDeclared(path, declared, root);
-  const changes = await changedFiles(root, fromTree, toTree);
+  const changes = input.changes ?? (await changedFiles(root, fromTree, toTree));
   const findings: string[] = [];
 
   for (const change of changes) {

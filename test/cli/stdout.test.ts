@@ -67,3 +67,20 @@ describe('stdout', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('colour', () => {
+  // `script` (util-linux) runs the command on a pseudo-terminal.
+  const onTerminal = (command: string) => spawnSync('script', ['-qec', command, '/dev/null'], { env: cleanEnv({ NO_COLOR: undefined, TERM: 'xterm' }), encoding: 'utf8' });
+
+  it('styles output on a terminal only, and never with NO_COLOR', () => {
+    const plan = bigPlan();
+    const cmd = `${process.execPath} ${cliPath()} plan ${plan}`;
+    const tty = onTerminal(cmd);
+    expect(tty.status).toBe(0);
+    expect(tty.stdout).toContain('\u001b[1m');
+    expect(onTerminal(`NO_COLOR=1 ${cmd}`).stdout).not.toContain('\u001b[');
+    const piped = spawnSync(process.execPath, [cliPath(), 'plan', plan], { env: cleanEnv({ NO_COLOR: undefined, TERM: 'xterm' }), encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).not.toContain('\u001b[');
+  });
+});

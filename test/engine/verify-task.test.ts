@@ -93,9 +93,7 @@ function setup(tasks: PlanTask[] = [task(1)], opts: { config?: Partial<typeof DE
       insideGit: () => git,
       headTree: async () => (count('headTree'), fake.head),
       snapshot: async () => (count('snapshot'), fake.tree),
-      changedFiles: async () => (count('changedFiles'), ['src/a.js']),
-      diffFingerprint: async (_r, _f, to) => (count('diffFingerprint'), `diff-${to}`),
-      rule4Findings: async () => (count('rule4Findings'), fake.findings),
+      taskDiff: async ({ toTree }) => (count('taskDiff'), { diffHash: `diff-${toTree}`, filesChanged: ['src/a.js'], findings: fake.findings }),
     },
   };
   return fake;
@@ -117,11 +115,10 @@ describe('verifyTask (fake collaborators)', () => {
     const f = setup([task(1)], { config: { max_iterations: 5, error_fingerprint_repeats: 5, no_progress_repeats: 5 } });
     await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
     await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
-    expect(f.calls.diffFingerprint).toBe(1);
-    expect(f.calls.rule4Findings).toBe(1);
+    expect(f.calls.taskDiff).toBe(1);
     f.tree = 'tree-b';
     const o = await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
-    expect(f.calls.diffFingerprint).toBe(2);
+    expect(f.calls.taskDiff).toBe(2);
     expect(o.progress_reasons.join()).toMatch(/code changed/);
   });
 
@@ -129,7 +126,7 @@ describe('verifyTask (fake collaborators)', () => {
     const f = setup();
     f.tree = 'tree-0';
     await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
-    expect(f.calls.diffFingerprint).toBeUndefined();
+    expect(f.calls.taskDiff).toBeUndefined();
     expect(readPlanState(f.root, '01-01')!.tasks['1']!.iterations[0]!.diff_hash).toBeNull();
   });
 

@@ -1,13 +1,13 @@
 import { rmSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changedFiles, diffFingerprint } from '../../src/git/diff.js';
+import { changedFiles } from '../../src/git/diff.js';
 import { snapshotWorkingTree } from '../../src/git/snapshot.js';
 import { makeRepo, write } from './helpers.js';
 
 const long = (tag: string) => Array.from({ length: 20 }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
 
-describe('changedFiles / diffFingerprint', () => {
+describe('changedFiles', () => {
   it('lists added, modified, deleted and renamed files', async () => {
     const root = makeRepo({ 'keep.txt': 'k\n', 'mod.txt': 'm1\n', 'del.txt': 'd\n', 'old/name.ts': long('moved') });
     const from = (await snapshotWorkingTree(root))!;
@@ -30,30 +30,5 @@ describe('changedFiles / diffFingerprint', () => {
     expect(await changedFiles(root, from, to, ['new/'])).toEqual([{ status: 'A', path: 'new/name.ts' }]);
     expect(await changedFiles(root, from, to, [])).toEqual([]);
     expect(await changedFiles(root, from, from)).toEqual([]);
-  });
-
-  it('hashes the diff: null when identical, stable, sensitive to content and scoped by paths', async () => {
-    const root = makeRepo({ 'a.txt': '1\n', 'b.txt': '1\n' });
-    const start = (await snapshotWorkingTree(root))!;
-    expect(await diffFingerprint(root, start, start)).toBeNull();
-
-    write(root, { 'a.txt': '2\n' });
-    const it1 = (await snapshotWorkingTree(root))!;
-    const h1 = await diffFingerprint(root, start, it1, ['a.txt']);
-    expect(h1).toMatch(/^[0-9a-f]{64}$/);
-    expect(await diffFingerprint(root, start, it1, ['a.txt'])).toBe(h1);
-
-    // A change outside the paths does not move the task's fingerprint.
-    write(root, { 'b.txt': '2\n' });
-    const it2 = (await snapshotWorkingTree(root))!;
-    expect(await diffFingerprint(root, start, it2, ['a.txt'])).toBe(h1);
-    expect(await diffFingerprint(root, start, it2)).not.toBe(h1);
-
-    write(root, { 'a.txt': '3\n' });
-    const it3 = (await snapshotWorkingTree(root))!;
-    expect(await diffFingerprint(root, start, it3, ['a.txt'])).not.toBe(h1);
-    expect(await diffFingerprint(root, start, it3, ['b.txt', 'c.txt'])).not.toBeNull();
-    expect(await diffFingerprint(root, start, it3, ['c.txt'])).toBeNull();
-    expect(await diffFingerprint(root, start, it3, [])).toBeNull();
   });
 });
