@@ -27,6 +27,8 @@ export interface RunChecksLike {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   onCheckStart?: (index: number, check: Check) => void;
+  /** Called with each shell check's process group id when it starts. */
+  onSpawn?: (pgid: number) => void;
 }
 
 export interface GitDeps {

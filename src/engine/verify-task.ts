@@ -5,9 +5,10 @@
  * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createHash } from '../lazy-crypto.js';
 import { monotonicMs } from '../monotonic.js';
+import { openCheckLedger, reapOrphanChecks } from '../verify/orphan-checks.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
@@ -252,15 +253,25 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // check overlap instead of adding up).
   const treeP = early && early.root === root ? early.tree : settle(git ? deps.git.snapshot(root) : Promise.resolve(null));
 
+  // Checks left running by a verify that was killed with -9 go first (ports, locks, CPU).
+  const stateDir = dirname(loaded.paths.state);
+  reapOrphanChecks(stateDir);
+  const ledger = openCheckLedger(stateDir);
   const startedAt = now();
   const t0 = monotonicMs();
-  const raw = await deps.runChecks(scope.checks, {
-    cwd: root,
-    timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
-    stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
-  });
+  let raw: RawCheck[];
+  try {
+    raw = await deps.runChecks(scope.checks, {
+      cwd: root,
+      timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
+      stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
+      onSpawn: (pgid) => ledger.add(pgid),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
+    });
+  } finally {
+    ledger.close();
+  }
   const durationMs = Math.round(monotonicMs() - t0);
   mark('checks');
   const checks = raw.map((c) => withFingerprint(deps, c));

@@ -118,6 +118,7 @@ export function looksLikeExplicitCommand(text: string): boolean {
   const tokens = words(t);
   const first = firstCommandWord(tokens);
   if (first && isExecutableWord(first.word, tokens.length > first.index + 1)) return true;
+  if (isCompoundCommand(t)) return true;
   if (SHELL_SYNTAX.test(t)) return !isSentence(t);
   // An unknown program with arguments (`godot --headless ...`), but not a sentence.
   return tokens.length > 1 && /^[\w./-]+$/.test(tokens[0]!) && tokens.slice(1).some((w) => w.startsWith('-')) && !isSentence(t);
@@ -130,10 +131,20 @@ function isSentence(text: string): boolean {
   return ws.length >= 3 && plain.length / ws.length > 0.6 && plain.some((w) => STOPWORDS.has(w.toLowerCase()));
 }
 
+/**
+ * A shell compound command: `if …; then …; fi`, `for/while/until …; do …; done`,
+ * `case … in … esac`. The keywords alone could start a sentence; with their terminators
+ * and a `;` they are unmistakably shell.
+ */
+function isCompoundCommand(text: string): boolean {
+  return /^(?:if\s.*;\s*then\s.*\bfi|(?:for|while|until)\s.*;\s*do\s.*\bdone|case\s.*\sin\s.*\besac)\b/s.test(text);
+}
+
 /** `code`: an inline code span or a line of a shell fence. */
 export function looksLikeCodeCommand(text: string): boolean {
   const t = text.trim();
   if (!t || isPlaceholder(t) || /\n/.test(t)) return false;
+  if (isCompoundCommand(t)) return true;
   if (/(^|[\s=.(/])<[a-z][a-z0-9_-]*>/.test(t)) return false; // `curl https://x.<account>.dev` is a template
   if (/\[(?:YOUR|your)[_ ]|\{\{|\bYOUR_[A-Z]|(?:^|[^$\w])\{[A-Za-z_][\w-]*\}/.test(t)) return false; // `{file}`, `YOUR_KEY`
   const tokens = words(t);

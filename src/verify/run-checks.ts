@@ -31,6 +31,8 @@ export interface RunChecksOptions {
   /** Aborting kills the running check's process tree and marks it (and the rest) interrupted. */
   signal?: AbortSignal;
   onCheckStart?: (index: number, check: Check) => void;
+  /** Called with each shell check's process group id when it starts. */
+  onSpawn?: (pgid: number) => void;
   /** Between SIGTERM and SIGKILL. Default 2000 ms. */
   killGraceMs?: number;
   /** How long to wait for output to close after the shell exited (daemons). Default 1500 ms. */
@@ -136,6 +138,7 @@ async function runOne(
     signal: options.signal,
     killGraceMs: options.killGraceMs,
     exitGraceMs: options.exitGraceMs,
+    onSpawn: options.onSpawn,
   });
   const passed = outcome.exit_code === 0 && !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
   return {

@@ -16,6 +16,8 @@ export interface RunCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Aborting kills the process tree; the outcome is marked `interrupted`. */
   signal?: AbortSignal;
+  /** Called with the check's process group id once its shell started (see orphan-checks.ts). */
+  onSpawn?: ((pgid: number) => void) | undefined;
   /** Between SIGTERM and SIGKILL when killing the tree. Default 2000. */
   killGraceMs?: number;
   /**
@@ -94,6 +96,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   }
   const subprocess = spawned.child;
   const pid = spawned.pid;
+  options.onSpawn?.(pid);
   const pgid: number = pid;
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const exitGraceMs = options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS;

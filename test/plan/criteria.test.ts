@@ -143,4 +143,20 @@ describe('looksLike*', () => {
     expect(looksLikeExplicitCommand('TBD')).toBe(false);
     expect(looksLikeExplicitCommand('SHA=$(git rev-parse HEAD); test -n "$SHA"')).toBe(true);
   });
+
+  it('takes shell compound commands for commands, and sentences starting with their keywords for prose', () => {
+    for (const cmd of [
+      'if [ -f dist/index.js ]; then echo ok; else exit 1; fi',
+      'for f in src/*.ts; do node --check "$f"; done',
+      'while ! curl -sf localhost:3000/health; do sleep 1; done',
+      'case "$(uname)" in Linux) make test;; *) exit 1;; esac',
+    ]) {
+      expect(looksLikeCodeCommand(cmd)).toBe(true);
+      expect(looksLikeExplicitCommand(cmd)).toBe(true);
+    }
+    for (const prose of ['if the build fails, fix it', 'for each route, check the status', 'while the server runs; do nothing else', 'case studies in the docs']) {
+      expect(looksLikeCodeCommand(prose)).toBe(false);
+      expect(looksLikeBareCommand(prose)).toBe(false);
+    }
+  });
 });

@@ -66,11 +66,14 @@ async function resumes(p: Project): Promise<void> {
   expect(p.iterations(1)).toBe(before + 1);
 }
 
-/** The state directory holds only the plan's files and the debris a kill may leave (temp files of atomic writes, a dead holder's lock). */
+/**
+ * The state directory holds only the plan's files and the debris a kill may leave (temp files
+ * of atomic writes, a dead holder's lock, a dead verify's check ledger).
+ */
 function checkStateDir(p: Project): string[] {
   const names = readdirSync(p.path('.planning/ralf'));
   const debris = names.filter((n) => !['01-01.json', '01-01.jsonl', '.cache-01-01.json'].includes(n));
-  for (const n of debris) expect(n).toMatch(/^(\.(01-01\.json|\.cache-01-01\.json)\.\d+\.[0-9a-z]+\.tmp|01-01\.lock)$/);
+  for (const n of debris) expect(n).toMatch(/^(\.(01-01\.json|\.cache-01-01\.json)\.\d+\.[0-9a-z]+\.tmp|01-01\.lock|\.checks-\d+)$/);
   return debris;
 }
 
@@ -86,8 +89,8 @@ async function finalChecks(p: Project, lostLogLines: number[]): Promise<void> {
   const plans = JSON.parse(status.stdout).plans;
   expect(plans.map((x: { plan_id: string }) => x.plan_id)).toEqual(['01-01']);
   expect(plans[0].loops[0]).toMatchObject({ task: 1, status: 'running', iterations: k });
-  // After a clean run no lock is left, only temp-file debris may be.
-  expect(checkStateDir(p).filter((n) => n.endsWith('.lock'))).toEqual([]);
+  // After a clean run no lock and no dead verify's check ledger is left, only temp-file debris may be.
+  expect(checkStateDir(p).filter((n) => n.endsWith('.lock') || n.startsWith('.checks-'))).toEqual([]);
   // Checks orphaned by a kill ran to their (quick) end: nothing is left running.
   expect(await waitUntil(() => processesIn(p.dir).length === 0, 10_000)).toBe(true);
   for (const pid of readFileSync(p.path('run/check-pids'), 'utf8').trim().split('\n').map(Number)) expect(alive(pid)).toBe(false);

@@ -4,9 +4,9 @@
  * stdout closed early. The verdicts are right and nothing is left running: after each
  * verify no process has its working directory in the project.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ENDLESS, Project, alive, cleanupTempDirs, killAllIn, processesIn, task, waitUntil } from './helpers.js';
+import { ENDLESS, PLAN_REL, Project, alive, cleanupTempDirs, killAllIn, processesIn, sleep, task, waitUntil } from './helpers.js';
 
 afterAll(cleanupTempDirs);
 
@@ -164,5 +164,27 @@ describe('hostile checks through ralf task verify', () => {
     expect(await noneLeft(ok)).toBe(true);
     expect(await noneLeft(bad)).toBe(true);
   });
-});
 
+  it('a verify killed with -9 leaves its hung check running; the next verify kills it first', async () => {
+    // Hangs the first time only (like a test run waiting on a server), passes afterwards.
+    const p = project('sh once.sh');
+    p.write('once.sh', 'if [ -e run/hung-once ]; then echo fine; else mkdir -p run; touch run/hung-once; exec node hang.js; fi\n');
+    const first = p.start(['task', 'verify', PLAN_REL, '1', '--json']);
+    expect(await waitUntil(() => existsSync(p.path('run/pids.json')), 10_000)).toBe(true);
+    const { self, child } = pids(p);
+    first.kill('SIGKILL');
+    await first.done;
+    // Nothing was left to kill the check: it runs on, noted in the dead verify's ledger.
+    await sleep(200);
+    expect(alive(self) && alive(child)).toBe(true);
+    expect(readdirSync(p.path('.planning/ralf')).filter((n) => n.startsWith('.checks-'))).toEqual([`.checks-${first.pid}`]);
+
+    const r = await p.verify(1);
+    expect(r.code).toBe(0);
+    expect(await gone(self)).toBe(true);
+    expect(await gone(child)).toBe(true);
+    expect(await noneLeft(p)).toBe(true);
+    // Both ledgers are gone: the dead verify's (reaped) and the new one's (closed).
+    expect(readdirSync(p.path('.planning/ralf')).filter((n) => n.startsWith('.checks-'))).toEqual([]);
+  });
+});
