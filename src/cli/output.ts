@@ -61,7 +61,7 @@ export function stdoutStream(): NodeJS.WriteStream {
  * Whether fd is a terminal, without constructing process.stdout/stderr (or loading node:tty,
  * which loads net): a character device other than /dev/null.
  */
-function isTerminal(fd: 1 | 2): boolean {
+export function isTerminal(fd: 1 | 2): boolean {
   try {
     const st = fstatSync(fd);
     return st.isCharacterDevice() && st.rdev !== statSync('/dev/null').rdev;

@@ -49,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
     case 'verify': {
       const n = taskNumber(nArg);
       const [{ verifyTask }, { runVerifyCommand }] = await Promise.all([import('../engine/verify-task.js'), import('../engine/cli-verify.js')]);
-      return runVerifyCommand(json, (signal) => verifyTask({ ...common, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal }));
+      return runVerifyCommand(json, (signal, onCheckStart) => verifyTask({ ...common, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal, onCheckStart }));
     }
     case 'escalate': {
       if (values.rule !== '4') throw usageError(values.rule === undefined ? 'missing --rule 4' : `only --rule 4 can be escalated, got --rule ${values.rule}`, 'Rules 1-3 are fixed automatically inside the loop; Rule 4 (architectural change) needs a human decision.');

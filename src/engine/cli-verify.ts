@@ -2,13 +2,19 @@
  * The CLI side of a verify (shared by `ralf task verify` and `ralf plan verify`):
  * SIGINT/SIGTERM abort the running checks (the engine records `interrupted` and we
  * exit 130), then print JSON or the readable form. Returns the exit code.
+ * Each check's start is shown on stderr for people (checks can run for minutes); with
+ * --json only when stderr is a terminal, so an agent's context stays the JSON answer.
  */
-import { printJson, printText, style } from '../cli/output.js';
+import { isTerminal, printJson, printText, style, writeStderr } from '../cli/output.js';
+import { describeCheck } from '../verify/describe.js';
+import type { Check } from '../plan/model.js';
 import { renderVerify } from './render.js';
 import { flushTimings, mark } from './timing.js';
 import type { VerifyOutcome } from './verify-task.js';
 
-export async function runVerifyCommand(json: boolean, verify: (signal: AbortSignal) => Promise<VerifyOutcome>): Promise<number> {
+type OnCheckStart = (index: number, check: Check, total: number) => void;
+
+export async function runVerifyCommand(json: boolean, verify: (signal: AbortSignal, onCheckStart: OnCheckStart | undefined) => Promise<VerifyOutcome>): Promise<number> {
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     if (!controller.signal.aborted) controller.abort(sig);
@@ -17,7 +23,7 @@ export async function runVerifyCommand(json: boolean, verify: (signal: AbortSign
   process.on('SIGTERM', onSignal);
   let outcome: VerifyOutcome;
   try {
-    outcome = await verify(controller.signal);
+    outcome = await verify(controller.signal, !json || isTerminal(2) ? showCheckStart : undefined);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -27,4 +33,9 @@ export async function runVerifyCommand(json: boolean, verify: (signal: AbortSign
   mark('print');
   flushTimings();
   return outcome.exit_code;
+}
+
+function showCheckStart(index: number, check: Check, total: number): void {
+  const s = style(2);
+  writeStderr(`${s.dim(`ralf: [${index + 1}/${total}] ${describeCheck(check)}`)}\n`);
 }

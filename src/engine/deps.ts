@@ -26,7 +26,7 @@ export interface RunChecksLike {
   stopOnFirstFailure: boolean;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  onCheckStart?: (index: number, check: Check) => void;
+  onCheckStart?: (index: number, check: Check, total: number) => void;
   /** Called with each shell check's process group id when it starts. */
   onSpawn?: (pgid: number) => void;
 }

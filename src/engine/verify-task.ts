@@ -34,7 +34,7 @@ export interface VerifyOptions extends ConfigOptions {
   /** Aborting kills the running checks and records `interrupted` (exit 130). */
   signal?: AbortSignal | undefined;
   lockWaitMs?: number | undefined;
-  onCheckStart?: ((index: number, check: Check) => void) | undefined;
+  onCheckStart?: ((index: number, check: Check, total: number) => void) | undefined;
   deps?: EngineDeps | undefined;
 }
 

@@ -30,7 +30,7 @@ export interface RunChecksOptions {
   env?: NodeJS.ProcessEnv;
   /** Aborting kills the running check's process tree and marks it (and the rest) interrupted. */
   signal?: AbortSignal;
-  onCheckStart?: (index: number, check: Check) => void;
+  onCheckStart?: (index: number, check: Check, total: number) => void;
   /** Called with each shell check's process group id when it starts. */
   onSpawn?: (pgid: number) => void;
   /** Between SIGTERM and SIGKILL. Default 2000 ms. */
@@ -83,7 +83,7 @@ export async function runChecks(checks: Check[], options: RunChecksOptions): Pro
       results.push(notRun(index, check, stop === 'interrupted'));
       continue;
     }
-    options.onCheckStart?.(index, check);
+    options.onCheckStart?.(index, check, checks.length);
     const result = await runOne(index, check, options, headBytes, tailBytes);
     results.push(result);
     if (result.interrupted) stop = 'interrupted';

@@ -131,6 +131,16 @@ describe('ralf task verify: manual done criteria', () => {
     expect(r.exitCode).toBe(10);
     expect(String(r.stdout)).toContain('--done-confirmed');
   });
+
+  it('shows each check as it starts on stderr for people, and keeps stderr quiet with --json (not a terminal)', async () => {
+    const q = new Project({ tasks: task({ verify: 'node check.js', done: '`node -e "process.exit(0)"` passes' }), files, config: { max_iterations: 5, error_fingerprint_repeats: 5, no_progress_repeats: 5 } });
+    const r = await q.run(['task', 'verify', PLAN_REL, '1']);
+    expect(r.exitCode).toBe(10);
+    expect(String(r.stderr).split('\n').filter(Boolean)).toEqual(['ralf: [1/2] node check.js', 'ralf: [2/2] node -e "process.exit(0)"']);
+    const j = await q.verify(1);
+    expect(j.code).toBe(10);
+    expect(j.stderr).toBe('');
+  });
 });
 
 describe('ralf task verify: refused and skipped tasks', () => {
