@@ -10,6 +10,9 @@
  * length must be impossible (npm gives every installed file the same mtime; ctime and inode
  * still differ). A changed bundle rewrites its file in place; files whose bundle is gone
  * (old checkouts, test copies) are pruned whenever a cache is written, which is rare.
+ * The cache holds what one run compiled: `ralf task start` compiles less than `task verify`.
+ * So the first few runs of a build each rewrite it with everything they compiled (what came
+ * from the cache and what was new); after REFRESH_RUNS runs it is left alone.
  */
 import * as fs from 'node:fs';
 import Module from 'node:module';
@@ -22,7 +25,8 @@ type ModuleInternals = typeof Module & {
   _nodeModulePaths(dir: string): string[];
 };
 
-const MAGIC = 'ralf-v8-cache 1\n';
+const MAGIC = 'ralf-v8-cache 2\n';
+const REFRESH_RUNS = 4;
 /** A cache file not written for this long may be pruned when its bundle is gone. */
 const PRUNE_AFTER_MS = 60 * 60 * 1000;
 
@@ -46,21 +50,23 @@ export function requireWithCodeCache(file: string, parent: NodeJS.Module | undef
   const dir = path.join(os.tmpdir(), `ralf-lite-v8-${uid}`);
   const key = `${MAGIC}${process.version} ${process.arch} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino} ${file}\n`;
   const cacheFile = path.join(dir, `${path.basename(file, '.js')}-${fastHash(file).slice(0, 12)}.bin`);
-  const cachedData = readCache(dir, uid, cacheFile, key);
+  const cached = readCache(dir, uid, cacheFile, key);
+  const cachedData = cached?.data;
   const script = new vm.Script((Module as ModuleInternals).wrap(source), { filename: file, importModuleDynamically, ...(cachedData ? { cachedData } : {}) });
   const mod = new (Module as ModuleInternals)(file, parent);
   mod.filename = file;
   mod.paths = (Module as ModuleInternals)._nodeModulePaths(path.dirname(file));
   (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
-  if (cachedData === undefined || script.cachedDataRejected) {
+  const runs = cached === undefined || script.cachedDataRejected ? 0 : cached.runs;
+  if (runs < REFRESH_RUNS) {
     // At exit: the cache then holds everything this run compiled, not just the top level.
-    process.once('exit', () => writeCache(dir, cacheFile, key, script));
+    process.once('exit', () => writeCache(dir, cacheFile, key, runs + 1, script));
   }
   return mod.exports;
 }
 
-function readCache(dir: string, uid: number, cacheFile: string, key: string): Buffer | undefined {
+function readCache(dir: string, uid: number, cacheFile: string, key: string): { data: Buffer; runs: number } | undefined {
   try {
     // Only trust a directory that is ours and not writable by others.
     const d = fs.statSync(dir);
@@ -68,19 +74,23 @@ function readCache(dir: string, uid: number, cacheFile: string, key: string): Bu
     const bytes = fs.readFileSync(cacheFile);
     const keyBytes = Buffer.byteLength(key);
     if (bytes.length <= keyBytes || bytes.toString('utf8', 0, keyBytes) !== key) return undefined;
-    return bytes.subarray(keyBytes);
+    // `runs <n>\n` after the key, then V8's data.
+    const eol = bytes.indexOf(10, keyBytes);
+    const runs = /^runs (\d+)$/.exec(bytes.toString('utf8', keyBytes, eol))?.[1];
+    if (eol === -1 || runs === undefined) return undefined;
+    return { data: bytes.subarray(eol + 1), runs: Number(runs) };
   } catch {
     return undefined;
   }
 }
 
-function writeCache(dir: string, cacheFile: string, key: string, script: import('node:vm').Script): void {
+function writeCache(dir: string, cacheFile: string, key: string, runs: number, script: import('node:vm').Script): void {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = `${cacheFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(key), script.createCachedData()]));
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}runs ${runs}\n`), script.createCachedData()]));
     fs.renameSync(tmp, cacheFile);
-    pruneOrphans(dir);
+    if (runs === 1) pruneOrphans(dir);
   } catch {
     /* a cache is optional */
   }

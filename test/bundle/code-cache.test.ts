@@ -31,20 +31,27 @@ function setup() {
 }
 
 describe('V8 code cache', () => {
-  it('keeps one file per bundle, headed by the exact build it was made for, and reuses it', () => {
+  it('keeps one file per bundle, headed by the exact build it was made for; the first runs refine it, then it stays', () => {
     const { dist, cacheDir, status, cacheFiles } = setup();
     expect(status().stderr).toContain('no .planning/ directory');
     const [file] = cacheFiles();
     expect(cacheFiles()).toHaveLength(1);
     const cache = join(cacheDir, file!);
-    const header = readFileSync(cache, 'utf8').split('\n').slice(0, 2);
-    expect(header[0]).toBe('ralf-v8-cache 1');
-    expect(header[1]).toContain(join(dist, 'cmd', 'status.js'));
+    const header = () => readFileSync(cache, 'utf8').split('\n').slice(0, 3);
+    expect(header()[0]).toBe('ralf-v8-cache 2');
+    expect(header()[1]).toContain(join(dist, 'cmd', 'status.js'));
+    expect(header()[2]).toBe('runs 1');
     expect((statSync(cacheDir).mode & 0o777).toString(8)).toBe('700');
+    // Each of the first runs rewrites it with what it compiled (accepted cache + new code)...
+    for (const n of [2, 3, 4]) {
+      expect(status().status).toBe(2);
+      expect(header()[2]).toBe(`runs ${n}`);
+    }
+    // ...then it is used as it is.
     const written = statSync(cache).mtimeMs;
-    for (let i = 0; i < 3; i++) expect(status().status).toBe(2);
-    // Accepted, so never rewritten.
+    for (let i = 0; i < 2; i++) expect(status().status).toBe(2);
     expect(statSync(cache).mtimeMs).toBe(written);
+    expect(header()[2]).toBe('runs 4');
     expect(cacheFiles()).toEqual([file]);
   });
 
@@ -71,11 +78,11 @@ describe('V8 code cache', () => {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const old = (Date.now() - 2 * 3600 * 1000) / 1000;
     const orphan = join(cacheDir, 'task-0badc0de.bin');
-    writeFileSync(orphan, `ralf-v8-cache 1\nv20.0.0 x64 1 2 3 4 /nonexistent/dist/cmd/task.js\nBYTES`);
+    writeFileSync(orphan, `ralf-v8-cache 2\nv20.0.0 x64 1 2 3 4 /nonexistent/dist/cmd/task.js\nruns 1\nBYTES`);
     const legacy = join(cacheDir, 'task-v20.20.2-x64-557546-1795309755954-xmLXBrZy.bin');
     writeFileSync(legacy, 'old format');
     const recentOrphan = join(cacheDir, 'plan-0badf00d.bin');
-    writeFileSync(recentOrphan, `ralf-v8-cache 1\nv20.0.0 x64 1 2 3 4 /nonexistent/dist/cmd/plan.js\nBYTES`);
+    writeFileSync(recentOrphan, `ralf-v8-cache 2\nv20.0.0 x64 1 2 3 4 /nonexistent/dist/cmd/plan.js\nruns 1\nBYTES`);
     for (const f of [orphan, legacy]) utimesSync(f, old, old);
     status(); // writes the status cache, which prunes
     const left = readdirSync(cacheDir);
