@@ -4,20 +4,14 @@
  * without bound. Tested on a private copy of dist/ with a private TMPDIR.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliPath } from '../engine/project.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
-
 function setup() {
   const root = tempDir('ralf-v8-');
-  roots.push(root);
   const dist = join(root, 'dist');
   cpSync(join(cliPath(), '..'), dist, { recursive: true });
   const tmp = join(root, 'tmp');

@@ -3,21 +3,15 @@
  * the reader gets the whole document in order, or ralf stops quietly when the reader left.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliPath } from '../engine/project.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
-
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
 
 /** A plan whose `ralf plan --json` output is far larger than a pipe's 64 KiB buffer. */
 function bigPlan(): string {
   const root = tempDir('ralf-stdout-');
-  roots.push(root);
   mkdirSync(join(root, '.planning', 'phases', '01-big'), { recursive: true });
   const tasks = Array.from({ length: 600 }, (_, i) => `<task type="auto">\n  <name>Task ${i + 1}: step ${i + 1}</name>\n  <files>src/f${i}.ts</files>\n  <action>${'Implement the thing carefully. '.repeat(20)}</action>\n  <verify>\`node -e ${i}\`</verify>\n  <done>done ${i}</done>\n</task>`).join('\n');
   const plan = join(root, '.planning', 'phases', '01-big', '01-01-PLAN.md');

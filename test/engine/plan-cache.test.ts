@@ -2,19 +2,14 @@
  * The plan cache lets repeated verifies skip config loading and plan parsing. It must never
  * answer with a stale config or plan: every input it was derived from is part of its key.
  */
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPlanTarget } from '../../src/engine/context.js';
 import { defaultDeps, type EngineDeps } from '../../src/engine/deps.js';
 import { cachePath } from '../../src/engine/plan-cache.js';
 import { hostSelectingEnvKeys } from '../../src/hosts/select-host.js';
 import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const PLAN = (verify: string) =>
   `---\nphase: 01-x\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n\n<tasks>\n<task type="auto">\n  <name>Task 1: one</name>\n  <files>a.txt</files>\n  <action>x</action>\n  <verify>\`${verify}\`</verify>\n  <done>ok</done>\n</task>\n</tasks>\n`;
@@ -30,7 +25,6 @@ function writeOld(path: string, text: string): void {
 
 function project() {
   const root = tempDir('ralf-cache-');
-  dirs.push(root);
   const home = join(root, 'home');
   mkdirSync(home);
   const planPath = join(root, '.planning', 'phases', '01-x', '01-01-PLAN.md');

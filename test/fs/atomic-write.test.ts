@@ -1,14 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deadWriterTemps, writeFileAtomic } from '../../src/fs/atomic-write.js';
 import { tempDir } from '../helpers/cli.js';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 /** A pid that belonged to a process that has exited. */
 function deadPid(): number {
@@ -19,7 +14,6 @@ function deadPid(): number {
 describe('writeFileAtomic', () => {
   it('replaces the content and keeps the mode', () => {
     const dir = tempDir('ralf-atomic-');
-    dirs.push(dir);
     const file = join(dir, 'state.json');
     writeFileSync(file, 'old', { mode: 0o600 });
     writeFileAtomic(file, 'new');
@@ -30,7 +24,6 @@ describe('writeFileAtomic', () => {
 
   it('removes old temp files that killed writers of the same file left, and nothing else', async () => {
     const dir = tempDir('ralf-atomic-');
-    dirs.push(dir);
     const file = join(dir, 'state.json');
     const dead = deadPid();
     const live = spawn('sleep', ['30']);

@@ -1,7 +1,9 @@
-import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotWorkingTree } from '../../src/git/snapshot.js';
+import { removeDeadWritersIndexes } from '../../src/git/temp-index.js';
 import { tempDir } from '../helpers/cli.js';
 import { git, makeRepo, write } from './helpers.js';
 
@@ -95,5 +97,30 @@ describe('snapshotWorkingTree', () => {
     const tree = await snapshotWorkingTree(root);
     expect(treePaths(root, tree!)).toEqual(['x.txt']);
     expect(git(root, 'status', '--porcelain')).toBe('?? x.txt');
+  });
+});
+
+describe('the temp index', () => {
+  it('lives beside the real index only while a snapshot runs', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    write(root, { 'b.txt': 'b\n' });
+    const before = readFileSync(join(root, '.git', 'index'));
+    await Promise.all([snapshotWorkingTree(root), snapshotWorkingTree(root)]);
+    expect(readdirSync(join(root, '.git')).filter((n) => n.startsWith('ralf-index-'))).toEqual([]);
+    expect(readFileSync(join(root, '.git', 'index'))).toEqual(before);
+  });
+
+  it('left behind by a killed ralf is removed by a later snapshot, once it is old and its process is gone', () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    const gitDir = join(root, '.git');
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const leftovers = [`ralf-index-${dead}-abc123`, `ralf-index-${dead}-abc123.lock`, `ralf-index-${process.pid}-def456`];
+    for (const n of leftovers) writeFileSync(join(gitDir, n), 'x');
+    // Young: a process in another PID namespace may still be using it.
+    removeDeadWritersIndexes(gitDir);
+    expect(readdirSync(gitDir).filter((n) => n.startsWith('ralf-index-')).sort()).toEqual(leftovers.sort());
+    removeDeadWritersIndexes(gitDir, Date.now() + 61_000);
+    // Only the live process's index stays.
+    expect(readdirSync(gitDir).filter((n) => n.startsWith('ralf-index-'))).toEqual([`ralf-index-${process.pid}-def456`]);
   });
 });

@@ -1,5 +1,6 @@
 import { execa, type Options } from 'execa';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,32 @@ export async function runCli(args: string[], options: Options & { env?: Record<s
   } as Options);
 }
 
-/** A fresh temp dir (realpath, so macOS /private and symlinked tmp compare equal). */
+const madeTempDirs: string[] = [];
+
+/**
+ * A fresh temp dir (realpath, so macOS /private and symlinked tmp compare equal), removed
+ * after the test file (test/setup.ts).
+ */
 export function tempDir(prefix = 'ralf-test-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  madeTempDirs.push(dir);
+  return dir;
+}
+
+/** Removes every dir tempDir() made in this test file, including read-only or immutable ones tests made. */
+export function removeTempDirs(): void {
+  for (const dir of madeTempDirs.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Made immutable or unreadable by a test, or still being written by a process it left.
+      spawnSync('chattr', ['-R', '-i', dir], { stdio: 'ignore' });
+      spawnSync('chmod', ['-R', 'u+rwX', dir], { stdio: 'ignore' });
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      } catch {
+        /* leave it to the OS; never fail a test file over its temp dirs */
+      }
+    }
+  }
 }

@@ -109,7 +109,8 @@ export function makeProject(tasks: string[], opts: { config?: Record<string, unk
   for (const [k, v] of [['user.name', 'ralf test'], ['user.email', 't@example.invalid'], ['commit.gpgsign', 'false'], ['core.hooksPath', join(root, '.git-hooks-none')]]) git(root, 'config', k!, v!);
   git(root, 'add', '--', '.');
   git(root, 'commit', '-q', '-m', 'init');
-  return { root, planPath, planRel, logDir: join(root, '..', `${root.split('/').pop()}-prompts`) };
+  // Prompts are logged outside the project (the agent's own files must not dirty its tree).
+  return { root, planPath, planRel, logDir: tempDir('ralf-run-prompts-') };
 }
 
 export function agentCmd(mode: string): string {

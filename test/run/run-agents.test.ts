@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv } from '../helpers/cli.js';
+import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { agentCmd, autoTask, checkpointTask, git, makeProject, ofType, prompts, ralfRun, readState, stableCliPath } from './helpers.js';
 
 const TWO_FILES = [autoTask(1, 'Write a and b', ['a.txt', 'b.txt'])];
@@ -110,7 +110,7 @@ describe.concurrent('ralf run with scripted agents', () => {
 
   it('hanging agent: killed with its process tree at the iteration timeout; partial changes reverted', async ({ expect }) => {
     const p = makeProject(TWO_FILES, { config: { max_iterations: 1 } });
-    const pids = join(p.root, '..', `${p.root.split('/').pop()}-pids`);
+    const pids = join(tempDir('ralf-run-pids-'), 'pids');
     const r = await ralfRun(p, 'hang', ['--iteration-timeout', '1s'], { AGENT_PIDS: pids });
     expect(r.exitCode).toBe(20);
     expect(ofType(r.events, 'agent_exit')[0]).toMatchObject({ timed_out: true, classification: 'failed', reason: 'timeout' });

@@ -3,13 +3,12 @@
  * scripted model on 127.0.0.1 (test/e2e/scripted-model): the model answers with one shell
  * call that applies the fix, then a final text with the promise string.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentScript } from '../e2e/scripted-model/agent.js';
 import { startScriptedModel, type ScriptedModel } from '../e2e/scripted-model/server.js';
 import { claudeEnv, opencodeEnv } from '../e2e/hosts.js';
-import { repoRoot } from '../helpers/cli.js';
+import { repoRoot, tempDir } from '../helpers/cli.js';
 import { startFlakyProxy, type FlakyProxy } from './flaky-proxy.js';
 import { autoTask, git, makeProject, ofType, runStableCli, type Project } from './helpers.js';
 
@@ -40,9 +39,12 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** One HOME per project (outside it: the hosts' own files must not dirty its tree). */
+const homes = new Map<string, string>();
+
 function env(p: Project, which: 'claude' | 'opencode'): Record<string, string | undefined> {
-  const home = join(p.root, '..', `${p.root.split('/').pop()}-home`);
-  mkdirSync(home, { recursive: true });
+  let home = homes.get(p.root);
+  if (home === undefined) homes.set(p.root, (home = tempDir('ralf-run-home-')));
   const sb = { base: home, home, project: p.root };
   const e = which === 'claude' ? claudeEnv(sb, proxy.url) : opencodeEnv(sb, proxy.url);
   return { ...e, PATH: `${join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };

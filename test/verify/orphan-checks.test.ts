@@ -1,22 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCheckLedger, parseLedger, reapOrphanChecks } from '../../src/verify/orphan-checks.js';
 import { tempDir } from '../helpers/cli.js';
 
-const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function dir(): string {
-  const d = tempDir('ralf-orphans-');
-  dirs.push(d);
-  return d;
-}
+const dir = () => tempDir('ralf-orphans-');
 
 /** A pid whose process has exited. */
 const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
