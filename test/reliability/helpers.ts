@@ -17,7 +17,7 @@ const made: string[] = [];
  * code cache); by default the suite runs exactly what users run.
  */
 export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  // TMPDIR: what the CLI puts in the OS temp dir (git's temp index, the V8 code cache) goes
+  // TMPDIR: what the CLI puts in the OS temp dir (the V8 code cache, restore's temp index) goes
   // where cleanupTempDirs() removes it, including what a killed run leaves behind.
   tmp ??= scratch('ralf-rel-tmp-');
   return cleanEnv({ TMPDIR: tmp, ...(process.env.RALF_NO_CODE_CACHE ? { RALF_NO_CODE_CACHE: process.env.RALF_NO_CODE_CACHE } : {}), ...extra });
