@@ -24,9 +24,15 @@
  *    `ld returned 1`) > warnings. A wrapper is kept with the line just above it (what the
  *    recipe printed). Compiler diagnostics are re-rendered as `file: error CODE: message`
  *    so `tsc --pretty` and plain agree; eslint's file header and rustc's `-->` supply the
- *    file. Value lines and rustc caret labels right after the line are appended.
- * 4. No error line at all (a script that fails silently): the last meaningful line, which
- *    says how far the run got.
+ *    file. Value lines and rustc caret labels right after the line are appended (also past
+ *    a stack: Node prints `actual:`/`expected:` after it), and the line after a message
+ *    ending with ':'. A runtime error that is not a compiler diagnostic also gets its root
+ *    cause (last `Caused by:` / `[cause]:`) and its crash site: the sanitizer access
+ *    (`READ of size 8`) and the innermost stack frame in project code (`at mean (stats.c)`),
+ *    so the same exception raised in two places differs.
+ * 4. No error line at all (a script that fails silently): the first change of a unified
+ *    diff if there is one (golden-file tests), else the last meaningful line, which says
+ *    how far the run got.
  * 5. Normalise values (normalize.ts) in the composed text: paths → basename, `:line:col`
  *    and `(l,c)` dropped, UUIDs, hashes, 0x addresses, timestamps, durations, sizes, pids,
  *    ports, thread ids, seeds, long numbers, counts; then collapse spaces and cut to 200.
@@ -108,6 +114,24 @@ function fromUnit(lines: Line[], unit: FailureUnit): { text: string; line: numbe
   return { text: fit([name, message, details], MAX_LENGTH), line };
 }
 
+/**
+ * Where the value lines of the error at `index` can be: the next 8 lines, not counting
+ * stack frames (Node prints `actual:`/`expected:` after the stack), and not past the
+ * next diagnostic of a compiler that reports several.
+ */
+function detailsEnd(lines: Line[], index: number): number {
+  let budget = 8;
+  let j = index + 1;
+  for (; j < Math.min(lines.length, index + 40) && budget > 0; j++) {
+    const t = lines[j]!.text;
+    const kind = classifyLine(t);
+    if (kind === 'frame') continue;
+    if (kind === 'text' && /^\S/.test(t) && errorScore(t) >= SCORE_LOCATED) break;
+    budget--;
+  }
+  return j;
+}
+
 /** The nearest meaningful line above a wrapper (what the failing recipe/script printed). */
 function contextAbove(lines: Line[], i: number): number {
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
@@ -126,12 +150,23 @@ function describeLine(lines: Line[], i: number): string {
   return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
 }
 
+/** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
+const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in \S+?(?::\d+)*(?: at line \d+)?:\s*$/;
+
 /** Index and strength of the strongest error line (earliest on ties), or score 0. */
 function strongestLine(lines: Line[]): { index: number; score: number } {
   let index = -1;
   let score = 0;
+  let inHunk = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.text;
+    // The body of a diff hunk is file content (`-    panic!("negative")`), not a report.
+    if (DIFF_HUNK.test(text)) {
+      inHunk = true;
+      continue;
+    }
+    if (inHunk && /^(?:[ +\-\\]|$)/.test(text)) continue;
+    inHunk = false;
     if (text.length === 0) continue;
     if (isTracebackStart(text)) {
       const k = tracebackException(lines, i);
@@ -175,7 +210,7 @@ function followUp(lines: Line[], index: number, primary: string): string {
   const endsWithColon = /:\s*$/.test(lines[index]!.text);
   const generic = isGenericTitle(primary);
   if (!endsWithColon && !generic) return '';
-  const want = generic ? 3 : 1;
+  let want = generic ? 3 : 1;
   const out: string[] = [];
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
@@ -183,6 +218,8 @@ function followUp(lines: Line[], index: number, primary: string): string {
     if (isWrapper(t) || isTracebackStart(t)) break;
     if (errorScore(t) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
     out.push(describeLine(lines, j));
+    // `Cannot find source file:` → the file is on the next line: follow a chain of colons.
+    if (!generic && /:\s*$/.test(t) && want < 3) want++;
   }
   return out.join(' ; ');
 }
@@ -199,6 +236,114 @@ function pythonFrame(lines: Line[], index: number): string {
     const m = PY_FRAME.exec(lines[j]!.text);
     if (m) return normalizeValues(`at ${basename(m[1]!)}${m[2] ? ` in ${m[2]}` : ''}`);
     if (!/^\s/.test(lines[j]!.text) && lines[j]!.text.trim() !== '') return '';
+  }
+  return '';
+}
+
+/**
+ * A stack frame (sanitizer/gdb `#0 0x… in fn file:line`, valgrind `at 0x…: fn (file:line)`,
+ * Java `at pkg.Cls.fn(File.java:12)`, JS `at fn (file:line:col)`) as `[function, location]`.
+ */
+const STACK_FRAMES: RegExp[] = [
+  /^\s*#\d+\s+0x[0-9a-fA-F]+\s+in\s+(.+?)\s+\(?([^\s()]+)\)?$/,
+  /^\s*(?:at|by) 0x[0-9A-Fa-f]+: (.+?) \((?:in )?([^()]+)\)$/,
+  /^\s*at (?:[\w$.@-]+\/\/?)?((?:[\w$]+[./])*[\w$<>]+)\(([^()]*)\)$/,
+  /^\s*at (?:async )?((?:new )?\S+(?: \[as \w+\])?) \((.+)\)(?: \{)?$/,
+  /^\s*at (?:async )?()(\S+?)(?: \{)?$/,
+];
+/** Frames inside the runtime, the C library, the sanitizer or the checker itself. */
+const RUNTIME_FRAME = /^(?:node:|internal\/|java\.base\/|jdk\.|\.\.\/sysdeps|\.\.\/csu|<anonymous>|native|Native Method|Unknown Source)|^\/(?:usr|lib|lib64)\/|\/libsanitizer\/|vgpreload|\.so(?:\.[\d.]+)?(?:\+0x[0-9a-f]+)?$/;
+const RUNTIME_FUNCTION = /^(?:__|_start$|java\.|javax\.|jdk\.|sun\.)/;
+
+function parseFrame(text: string): { fn: string; where: string } | null {
+  for (const re of STACK_FRAMES) {
+    const m = re.exec(text);
+    // C++ frames carry the signature: `Canvas::resize(int, int)` → `Canvas::resize`.
+    if (m) return { fn: m[1]!.replace(/\(.*$/, ''), where: m[2]!.replace(/(?::\d+)+$/, '') };
+  }
+  return null;
+}
+
+/**
+ * What a runtime error line is missing to tell two crashes apart: the sanitizer's access
+ * (`READ of size 8`) and the innermost frame of the stack under it that is in the
+ * project's own code (`at mean (stats.c)`), not in the runtime or the C library.
+ */
+function crashSite(lines: Line[], index: number): string {
+  const out: string[] = [];
+  let others = 0;
+  let sawFrame = false;
+  for (let j = index + 1; j < Math.min(lines.length, index + 40); j++) {
+    const t = lines[j]!.text;
+    if (t.trim() === '') {
+      if (sawFrame) break;
+      continue;
+    }
+    const access = /^\s*((?:READ|WRITE) of size \d+)\b/.exec(t);
+    if (access) {
+      out.push(access[1]!);
+      continue;
+    }
+    const f = parseFrame(t);
+    if (!f) {
+      if (sawFrame || ++others > 2) break;
+      continue;
+    }
+    sawFrame = true;
+    if (RUNTIME_FRAME.test(f.where) || RUNTIME_FUNCTION.test(f.fn)) continue;
+    const file = basename(f.where.replace(/^file:\/\/\/?/, ''));
+    // CommonJS top-level code runs as `Object.<anonymous>`: the file alone says it.
+    out.push(f.fn && !/<anonymous>$/.test(f.fn) ? `at ${f.fn} (${file})` : `at ${file}`);
+    break;
+  }
+  return normalizeValues(out.join(' ; '));
+}
+
+/** The root cause of a chained error: the last `Caused by:` (Java) or `[cause]:` (Node) of its block. */
+function rootCause(lines: Line[], index: number): string {
+  let cause = '';
+  for (let j = index + 1; j < Math.min(lines.length, index + 80); j++) {
+    const t = lines[j]!.text;
+    if (t.trim() === '') break;
+    const m = /^\s*(?:Caused by:|\[cause\]:)\s*(\S.*?)\s*\{?$/.exec(t);
+    if (m) cause = m[1]!;
+  }
+  return cause ? `caused by ${normalizeValues(cause)}` : '';
+}
+
+/**
+ * The first change of a unified diff (golden-file tests, `diff -u`, formatters' `--diff`):
+ * `file: -old ; +new`. Such output often has no error line at all, and its last line is
+ * just trailing context shared by unrelated changes.
+ */
+function diffChange(lines: Line[]): string {
+  let file = '';
+  for (let i = 0; i < lines.length; i++) {
+    const t = lines[i]!.text;
+    const plus = /^\+\+\+ (?:[ab]\/)?(\S+)/.exec(t);
+    if (plus) {
+      file = basename(plus[1]!);
+      continue;
+    }
+    if (!DIFF_HUNK.test(t)) continue;
+    const rustfmt = /^Diff in (\S+?)(?::\d+)*(?: at line \d+)?:\s*$/.exec(t);
+    if (rustfmt) file = basename(rustfmt[1]!);
+    let minus: string | null = null;
+    let added: string | null = null;
+    let j = i + 1;
+    for (; j < Math.min(lines.length, i + 200) && (minus === null || added === null); j++) {
+      const h = lines[j]!.text;
+      if (h.startsWith('@@') || !/^[ +\-\\]|^$/.test(h)) break;
+      if (h.startsWith('-') && minus === null) minus = h;
+      else if (h.startsWith('+') && added === null) added = h;
+      else if (h.startsWith(' ') && (minus !== null || added !== null)) break;
+    }
+    if (minus === null && added === null) {
+      i = j - 1;
+      continue;
+    }
+    const change = [minus, added].filter((x): x is string => x !== null).map(normalizeValues).join(' ; ');
+    return truncate(`${file ? `${file}: ` : ''}${change}`, MAX_LENGTH);
   }
   return '';
 }
@@ -226,6 +371,8 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
 
   const { index, score } = strongestLine(lines);
   if (index < 0) {
+    const diff = diffChange(lines);
+    if (diff) return { fingerprint: diff, line: null, tool };
     const last = lastMeaningful(lines);
     const text = last >= 0 ? stripLogPrefix(normalizeValues(lines[last]!.text)) : '';
     return { fingerprint: truncate(`${text || NO_OUTPUT}${exit}`, MAX_LENGTH), line: last >= 0 ? lines[last]!.no : null, tool };
@@ -242,8 +389,13 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
   }
   const primary = describeLine(lines, index);
   parts.push(primary);
-  const details = valueDetails(lines, index + 1, index + 9).map(normalizeValues).join(' ; ');
-  parts.push(details === '' ? followUp(lines, index, primary) : details);
-  parts.push(pythonFrame(lines, index));
+  const details = valueDetails(lines, index + 1, detailsEnd(lines, index)).map(normalizeValues).join(' ; ');
+  // A message ending with ':' continues on the next line (`Failed example:`), before any values.
+  const follow = details === '' || /:\s*$/.test(lines[index]!.text) ? followUp(lines, index, primary) : '';
+  parts.push(follow, details === follow ? '' : details);
+  if (score < SCORE_LOCATED && details === '') parts.push(diffChange(lines));
+  const where = pythonFrame(lines, index);
+  if (where) parts.push(where);
+  else if (!parseDiagnostic(lines, index)) parts.push(rootCause(lines, index), crashSite(lines, index));
   return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool };
 }

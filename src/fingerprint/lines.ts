@@ -17,8 +17,9 @@ export const TAIL_LINES = 2000;
 /** Longer lines are cut: minified bundles or JSON blobs must not cost quadratic regex time. */
 export const MAX_LINE_CHARS = 2000;
 
-// CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \), other two-byte escapes, 8-bit CSI.
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+// CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \), charset designations (ESC ( B, which
+// terminfo's sgr0 emits: rustfmt, tput), other two-byte escapes, 8-bit CSI.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[()*+][0-9A-Za-z]|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // Control characters other than tab (after escapes are gone).
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
@@ -37,6 +38,8 @@ function lastRedraw(line: string): string {
   return '';
 }
 
+const PID_PREFIX = /^(?:==\d{1,10}==|--\d{1,10}--|\*\*\d{1,10}\*\*) ?/;
+
 // Erase-line and cursor-to-column escapes redraw the line in place, like `\r` (spinners).
 const REDRAW = /\u001b\[(?:2K|1?G)/g;
 
@@ -48,6 +51,9 @@ function clean(raw: string): string {
   if (s.length > MAX_LINE_CHARS) s = s.slice(0, MAX_LINE_CHARS);
   // Box-drawn diagnostics (terraform, some CLIs) prefix every line with `│ `.
   s = s.replace(/^([╷╵]\s*$|│ ?)/, '');
+  // Memory checkers prefix every line with the pid: valgrind `==123== `, `--123-- `,
+  // `**123** `; sanitizers `==123==ERROR: …`. The prefix carries nothing but the pid.
+  s = s.replace(PID_PREFIX, '');
   return s.replace(/\s+$/, '');
 }
 

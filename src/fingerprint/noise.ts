@@ -74,6 +74,8 @@ const SUMMARY = [
   /^\s*Finished in \d/,
   /^\s*[✖×]\s+failing tests:?\s*$/,
   /^\s*\d+ failing\s*$/,
+  /^\s*(?:ERROR|HEAP|LEAK) SUMMARY:/,
+  /^\s*(?:definitely lost|indirectly lost|possibly lost|still reachable|suppressed|in use at exit|total heap usage): /,
 ];
 const COUNT_PHRASE = /\b\d+\s+(?:passed|failed|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b/gi;
 
@@ -88,6 +90,7 @@ const PASS = [
   /^\s*\S+\s+[.sxXFE]+\s*\[\s*\d+%\]\s*$/,
   /^\s*\S+\.\w+\s+\.{2,}[.sx]*\s*$/,
   /^\s*PASSED\b/,
+  /^\s*\d+\/\d+\s+Test\s+#\d+:\s+\S+\s+\.*\s+Passed\b/,
 ];
 
 const PROGRESS_VERBS = /^\s*(?:Compiling|Finished|Running|Downloading|Downloaded|Building|Checking|Installing|Collecting|Resolving|Fresh|Updating|Locking|Adding|Blocking|Waiting|Documenting|Packaging|Verifying|Uploading|Fetching|Preparing|Linking|Starting|Started)\s+\S/;
@@ -116,6 +119,13 @@ const PROGRESS = [
   /^\s*(?:npm (?:ERR!|error))\s+\S+@\S+ \S+: `/,
   /^\s*(?:Traceback \(most recent call last\)|Stack trace|Stack Trace|Call Stack|Backtrace):?\s*$/,
   /^\s*warning: build failed, waiting for other jobs to finish/,
+  // CTest progress: `Start 2: ring_wrap`, `Test project /path/build`.
+  /^\s*Start\s+\d+: \S+$|^Test project \//,
+  // Unified diff headers (`git diff`, `diff -u`): which files, not what changed.
+  /^(?:diff --git \S+ \S+|index [0-9a-f]{7,}\.\.[0-9a-f]{7,}(?: \d+)?|(?:new|deleted) file mode \d+)$/,
+  // Memory-checker banners and hints (valgrind; the `==pid==` prefix is gone already).
+  /^\s*(?:Memcheck|Helgrind|DRD|Massif|Cachegrind|Callgrind|DHAT), an? [\w -]+$/,
+  /^\s*(?:Copyright \(C\) |Using Valgrind-\d|Command: |Parent PID: |For (?:lists|counts) of detected and suppressed errors|Use --track-origins=yes|Rerun with --leak-check|All heap blocks were freed)/,
   // Diff legends: `- Expected` / `+ Received`, `+ actual - expected`.
   /^\s*[+-]\s*(?:Expected|Received|expected|received|actual|Actual)\b(?:\s*[+-]\s*(?:expected|actual|received))?\s*$/,
 ];

@@ -53,6 +53,8 @@ const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+)(?=$|[\s:,;)\
 const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 // bash job status: `line 3: 12345 Segmentation fault` → pid
 const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
+// POSIX sh / dash location: `scripts/deploy.sh: 9: minify: not found`, `sh: 1: x: not found`.
+const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
 const LINE_WORD = /\b(line|Line|LINE|col|column|Column)(\s*:?\s*)\d+/g;
 // Offsets into a file move with its content: `(char 19)`, `at position 42`, `offset 7`.
 const OFFSET_WORD = /\b(char|position|offset|byte|pos)(\s*:?\s*)\d+/g;
@@ -63,11 +65,20 @@ const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
 const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
 const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
 const TMP_NAME = /\btmp(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}\b/g;
+// mktemp's default `tmp.XXXXXXXXXX` (letters and digits, at least one digit or upper case).
+const MKTEMP_NAME = /\btmp\.(?=[A-Za-z0-9]*[\dA-Z])[A-Za-z0-9]{6,}\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b/g;
 const SIZE = /\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB|bytes)\b/g;
 const PID = /\b(pid|PID|Pid|process|Process)(\s*[:=#]?\s*)\d+\b/g;
 const THREAD_ID = /(thread '[^']*')\s*\(\d+\)/g;
 const THREAD_NUM = /\b(ThreadId\(|Thread-|goroutine |tid[ =:]|worker[ #-]?)\d+/g;
+// Java executor threads and lambdas are numbered in creation order: `pool-2-thread-3`,
+// `ForkJoinPool-1-worker-5`, `lambda$main$0`.
+const JAVA_NUMBERED = /\b(pool-|ForkJoinPool-)\d+(-thread-|-worker-)\d+\b|(\blambda\$[\w$]*?\$)\d+\b/g;
+// Java's default toString: `shop.Item@5e9f23b4` (identity hash).
+const JAVA_IDENTITY = /\b([A-Z][\w$]*)@(?=[0-9a-f]*\d)[0-9a-f]{4,8}\b/g;
+// valgrind numbers leak records among all records: `loss record 3 of 7`.
+const LOSS_RECORD = /\b(loss record )\d+ of \d+/g;
 const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+/g;
 const LONG_NUMBER = /\b\d{10,}\b/g;
 // Runner tallies only (`3 passed`, `12 total`); counts inside messages (`expected 3 items`) are kept.
@@ -88,11 +99,13 @@ function replacePath(match: string): string {
  * placeholders. Pure, deterministic and linear in the input length.
  */
 export function normalizeValues(input: string): string {
-  let s = normalizeCommon(input);
+  let s = normalizeCommon(input.replace(SH_LOCATION, '$1: '));
   s = s.replace(LINE_WORD, '$1$2<n>');
   s = s.replace(OFFSET_WORD, '$1$2<n>');
   s = s.replace(THREAD_ID, '$1');
+  s = s.replace(JAVA_NUMBERED, (_m, pool?: string, kind?: string, lambda?: string) => (lambda ? `${lambda}<n>` : `${pool}<n>${kind}<n>`));
   s = s.replace(THREAD_NUM, '$1<n>');
+  s = s.replace(LOSS_RECORD, '$1<n> of <n>');
   s = s.replace(PID, '$1$2<pid>');
   s = s.replace(JOB_PID, '$1<pid>$2');
   s = s.replace(SEED, '$1$2<n>');
@@ -112,8 +125,10 @@ export function normalizeValues(input: string): string {
  * (`handles 3 items` and `handles 4 items` are two tests).
  */
 export function normalizeName(input: string): string {
-  return normalizeCommon(input).replace(LONG_NUMBER, '<n>').replace(/\s+/g, ' ').trim();
+  // rustdoc names a doc test by where it sits: `src/lib.rs - fee (line 6)`.
+  return normalizeCommon(input).replace(DOCTEST_LINE, '$1<n>)').replace(LONG_NUMBER, '<n>').replace(/\s+/g, ' ').trim();
 }
+const DOCTEST_LINE = /(\((?:line|Line) )\d+\)\s*$/;
 
 function normalizeCommon(input: string): string {
   let s = input;
@@ -132,7 +147,9 @@ function normalizeCommon(input: string): string {
   s = s.replace(PATH, replacePath);
   s = s.replace(GCC_TEMP, 'cc<tmp>.$1');
   s = s.replace(TMP_NAME, 'tmp<tmp>');
+  s = s.replace(MKTEMP_NAME, 'tmp.<tmp>');
   s = s.replace(HEX_ADDR, '0x<addr>');
+  s = s.replace(JAVA_IDENTITY, '$1@<hash>');
   s = s.replace(HEX_HASH, '<hash>');
   s = s.replace(HEX_HASH_UPPER, '<hash>');
   return s;

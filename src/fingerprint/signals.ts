@@ -50,6 +50,8 @@ const STRONG = [
   /^(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
   /^\s*\d+:\d+\s+error\s/,
   /^(?:Uncaught |Unhandled(?: \w+)? |Caused by: )?(?:[\w$]+\.)*(?:[A-Z][\w$]*)?(?:Error|Exception|Failure|Fault)(?:\s*\[[\w-]+\])?(?::|$|\s+at\s)/,
+  // An exception type after a one-word prefix: `Sorry: IndentationError: …`, `FATAL: RuntimeError: …`.
+  /^[A-Za-z]+: (?:[\w$]+\.)*[A-Z][\w$]*(?:Error|Exception): /,
   /^panic:|\bpanicked at\b/,
   /^Exception in thread /,
   /undefined reference to|unresolved external symbol|multiple definition of|\bld: cannot find\b|\bld: library not found/,
@@ -58,6 +60,10 @@ const STRONG = [
   /^curl: \(\d+\)/,
   /^\S+: line \d+: /,
   /\*\*\* .*(?:Stop\.|missing separator|No rule to make target)/,
+  // C assert(): glibc `prog: file.c:5: fn: Assertion `x' failed.`, BSD/musl `Assertion failed: (x), …`.
+  /\bAssertion [`'‘].{0,300}[`'’] failed\.?$|^Assertion failed: /,
+  // Memory-checker error records (valgrind, after its `==pid==` prefix is removed).
+  /^(?:Invalid (?:read|write|free\(\)|delete|delete\[\]|size value)\b|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) (?:uninitialised|unaddressable)|Source and destination overlap|[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost|Process terminating with default action of signal)/,
 ];
 
 const LOCATED = /^(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
@@ -68,7 +74,8 @@ const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|rema
 const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
 const NOTE = /^\s*(?:note|info|hint|help|remark|tip)\b\s*:?/i;
 
-const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting)\b|[✖✗×✕❌]|\bHTTP\/[\d.]+ [45]\d\d\b|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
+const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting|conflicts?)\b|[✖✗×✕❌]|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
+const HTTP_ERROR = /\bHTTP\/[\d.]+ [45]\d\d\b/i;
 
 // Log prefixes: timestamps, `[12:00:01]`, `[pid 42]`, `(1234)`; then an optional level tag.
 const LOG_PREFIX = /^\s*(?:(?:#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,60}\d[^\]]{0,60}\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\(\d+\))\s*[:|-]?\s*)+/;
@@ -90,8 +97,20 @@ function scoreMessage(t: string): number {
   for (const re of STRONG) if (re.test(t)) return SCORE_STRONG;
   if (WARNING.test(t) && !/\berror\b/i.test(t)) return SCORE_WARNING;
   if (LOCATED.test(t) || CODE_FIRST.test(t)) return SCORE_LOCATED;
-  if (WEAK.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
+  if (WEAK.test(withoutPaths(t)) || HTTP_ERROR.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
   return 0;
+}
+
+/**
+ * The line without its path-like tokens: a word in a path (`tests/expected/x.yml`,
+ * `jobs/failed_uploads.py`) says nothing about whether the line reports an error.
+ */
+function withoutPaths(t: string): string {
+  if (!t.includes('/')) return t;
+  return t
+    .split(/\s+/)
+    .map((tok) => (tok.includes('/') ? '' : tok))
+    .join(' ');
 }
 
 /** `NoMethodError`, `CompileError`: an error type name anywhere in the line (case-sensitive, linear). */
@@ -187,6 +206,11 @@ export function renderDiagnostic(d: Diagnostic): string {
   return `${head}${sev}${d.message}${rule}`;
 }
 
+function indentOf(text: string): number {
+  const m = /^[ \t]*/.exec(text);
+  return m ? m[0].length : 0;
+}
+
 const TRACEBACK = /^\s*Traceback \(most recent call last\):\s*$/;
 const CHAINED = /^\s*(?:During handling of the above exception|The above exception was the direct cause)/;
 
@@ -203,9 +227,12 @@ export function isTracebackStart(text: string): boolean {
 export function tracebackException(lines: Line[], start: number): number {
   let i = start + 1;
   const limit = Math.min(lines.length, start + 2000);
+  // A traceback quoted inside another report (doctest `Exception raised:`, captured logs)
+  // is indented as a whole: its exception line has the header's indentation.
+  const indent = indentOf(lines[start]!.text);
   while (i < limit) {
     const text = lines[i]!.text;
-    if (text.trim() === '' || /^\s/.test(text) || /^[\s^~]+$/.test(text)) {
+    if (text.trim() === '' || indentOf(text) > indent || /^[\s^~]+$/.test(text)) {
       i++;
       continue;
     }

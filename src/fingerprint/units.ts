@@ -112,6 +112,16 @@ const HEADER_RULES: HeaderRule[] = [
     const m = /^(\S.*?) => \S+:\d+:\d+\s*$/.exec(t);
     return m ? { name: cleanName(m[1]!) } : null;
   },
+  // CTest: `2/3 Test #2: ring_wrap ........***Failed    0.00 sec` (its output follows)
+  (t) => {
+    const m = /^\s*\d+\/\d+\s+Test\s+#\d+:\s+(\S+)\s+\.*\s*\*{3}(?:Failed|Exception|Timeout|Not Run)\b/.exec(t);
+    return m ? { name: m[1]! } : null;
+  },
+  // Perl Test::More / Test2 diagnostics: `#   Failed test 'name'` (TODO failures are not failures)
+  (t) => {
+    const m = /^\s*#\s+Failed test (?:'(.*)'|(?:at|in) (\S+) line \d+)/.exec(t);
+    return m ? { name: m[1] ?? `${basename(m[2]!)} (unnamed)` } : null;
+  },
   // mocha / rspec / phpunit / minitest numbered failures, only inside their failures list
   (t, ctx) => {
     if (!ctx.numbered) return null;
@@ -129,9 +139,14 @@ const GO_RUN = /^\s*=== (?:RUN|CONT)\s+(\S+)/;
 const MAX_BLOCK = 150;
 
 /** A value line worth keeping next to a message: `Expected: "a"`, `left: 4100`, `symbol: variable x`. */
-export const VALUE_LINE = /^\s*(?:Expected|Received|Actual|Got|expected|received|actual|got|left|right|Left|Right|symbol|found|required|want|wanted|Rejected to value|Resolved to value|Difference|Diff|Thrown|but was)\b[^:\n]{0,24}:\s*\S/;
+export const VALUE_LINE = /^\s*(?:#\s*)?(?:Expected|Received|Actual|Got|expected|received|actual|got|left|right|Left|Right|symbol|found|required|want|wanted|Rejected to value|Resolved to value|Difference|Diff|Thrown|but was)\b[^:\n]{0,24}:\s*\S/;
+/**
+ * A value label alone on its line, the value indented on the next (doctest `Expected:` /
+ * `Got:`, TAP diagnostics `#   got:`).
+ */
+const VALUE_LABEL_ONLY = /^(\s*)(?:#\s*)?(Expected|Received|Actual|Got|expected|received|actual|got|want|wanted)\s*:\s*$/;
 /** rustc's label under the carets: `|   ^^^^^ expected `String`, found `usize``. */
-const CARET_LABEL = /^\s*(?:\d+\s*)?\|.*?\^+\s+([^\s^|].*)$/;
+const CARET_LABEL = /^\s*(?:\d+\s*)?\|.*?\^+\s+([^\s^|~].*)$/;
 
 const SKIP_IN_BLOCK = [
   /^\s*error:\s*[|>][-+]?\s*$/,
@@ -144,6 +159,7 @@ const SKIP_IN_BLOCK = [
   /^\s*\S+:\d+(?::\d+)?:?\s*$/,
   /^\s*Error Trace:/,
   /^\s*#\s*\(in test file/,
+  /^\s*#\s+at \S+ line \d+\.?\s*$/,
 ];
 
 function isHeaderOrEnd(lines: Line[], j: number, ctx: ParseContext): boolean {
@@ -184,7 +200,14 @@ function extractMessage(lines: Line[], from: number, to: number): { index: numbe
     }
     if (classifyLine(t) !== 'text') continue;
     if (SKIP_IN_BLOCK.some((re) => re.test(t))) continue;
-    return { index: j, text: t.trim().replace(/^[→›❯>]\s*/, '') };
+    // A headline followed by the traceback that explains it (unittest's
+    // `ImportError: Failed to import test module: x`): the traceback's exception is the cause.
+    for (let k = j + 1; k < Math.min(to, j + 4); k++) {
+      if (!isTracebackStart(lines[k]!.text)) continue;
+      const e = tracebackException(lines, k);
+      if (e >= 0 && e < to) return { index: e, text: lines[e]!.text.trim() };
+    }
+    return { index: j, text: t.trim().replace(/^[→›❯>#]\s*/, '') };
   }
   return null;
 }
@@ -192,13 +215,21 @@ function extractMessage(lines: Line[], from: number, to: number): { index: numbe
 const DIFF_LEGEND = /^\s*[-+]\s*(?:Expected|Received|Actual|expected|received|actual)\b/;
 const DIFF_LINE = /^\s*([-+])(?![->+])\s*(\S.*)$/;
 
+function indent(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
 function extractDetails(lines: Line[], from: number, to: number): string[] {
   const out: string[] = [];
   for (let j = from; j < to && out.length < 2; j++) {
     const t = lines[j]!.text;
     let v: string | null = null;
-    if (VALUE_LINE.test(t)) v = t.trim().replace(/,$/, '');
-    else {
+    const label = VALUE_LABEL_ONLY.exec(t);
+    if (VALUE_LINE.test(t)) v = t.trim().replace(/^#\s*/, '').replace(/,$/, '');
+    else if (label && j + 1 < to && indent(lines[j + 1]!.text) > label[1]!.length && lines[j + 1]!.text.trim() !== '') {
+      v = `${label[2]}: ${lines[j + 1]!.text.trim()}`;
+      j++;
+    } else {
       const c = CARET_LABEL.exec(t);
       if (c) v = c[1]!.trim();
     }
@@ -228,7 +259,7 @@ export function valueDetails(lines: Line[], from: number, to: number): string[] 
 export function failureUnits(lines: Line[]): FailureUnit[] {
   const ctx: ParseContext = { file: null, numbered: false };
   const units: FailureUnit[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, FailureUnit>();
   for (let i = 0; i < lines.length; i++) {
     const t = lines[i]!.text;
     if (t.length === 0) continue;
@@ -256,11 +287,11 @@ export function failureUnits(lines: Line[]): FailureUnit[] {
     }
     let end = start;
     while (end < lines.length && end - start < MAX_BLOCK && !isHeaderOrEnd(lines, end, ctx)) end++;
-    if (seen.has(name)) {
+    const earlier = seen.get(name);
+    if (earlier && earlier.message !== null) {
       i = end - 1;
       continue;
     }
-    seen.add(name);
     let msg = extractMessage(lines, start, end);
     if ((msg === null || /^FAIL\b/.test(msg.text)) && /^\s*--- FAIL:/.test(t)) {
       // go test -v: the test's output sits between `=== RUN   name` and `--- FAIL: name`.
@@ -278,7 +309,14 @@ export function failureUnits(lines: Line[]): FailureUnit[] {
       }
     }
     const details = msg ? extractDetails(lines, msg.index + 1, Math.max(end, msg.index + 1)) : [];
-    units.push({ name, header: i, message: msg?.index ?? null, messageText: msg?.text ?? null, details });
+    if (earlier) {
+      // A bare marker first (TAP `not ok 1 - x`), its diagnostics under a second header.
+      if (msg) Object.assign(earlier, { message: msg.index, messageText: msg.text, details });
+    } else {
+      const unit: FailureUnit = { name, header: i, message: msg?.index ?? null, messageText: msg?.text ?? null, details };
+      units.push(unit);
+      seen.set(name, unit);
+    }
     i = Math.max(i, end - 1);
   }
   return units;

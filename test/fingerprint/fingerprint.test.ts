@@ -151,7 +151,7 @@ describe('fingerprint: tool-agnostic signals', () => {
   });
 
   it('uncaught node errors and javac symbols', () => {
-    expect(fp(read('node-uncaught-verbose.txt'))).toBe('Error: config key "port" is missing');
+    expect(fp(read('node-uncaught-verbose.txt'))).toBe('Error: config key "port" is missing | at app.js');
     expect(fp(read('javac-cannot-find-symbol.txt'))).toBe('App.java: error: cannot find symbol | symbol: variable totl');
   });
 
@@ -161,6 +161,197 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(read('node-test-tap-slug.txt'))).toBe("slugify collapses punctuation | Expected values to be strictly equal: | expected: 'hello-world' ; actual: 'hello---world'");
     expect(fp(read('python-unittest-add.txt'))).toBe('test_add (test_calc.TestCalc.test_add) | AssertionError: 3 != 4');
     expect(fp(read('cargo-test-balance-off.txt'))).toBe('tests::balance_sums_entries | assertion `left == right` failed | left: 4100 ; right: 4200');
+  });
+
+  it('memory checkers: the error record and the project frame, not the banner or the pid', () => {
+    const vg = (pid: number, kind: string, fn: string) =>
+      [
+        `==${pid}== Memcheck, a memory error detector`,
+        `==${pid}== Copyright (C) 2002-2022, and GNU GPL'd, by Julian Seward et al.`,
+        `==${pid}== Command: ./stats data.csv`,
+        `==${pid}== `,
+        `==${pid}== ${kind}`,
+        `==${pid}==    at 0x48417B4: malloc (in /usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so)`,
+        `==${pid}==    by 0x10926E: ${fn} (main.c:${pid % 50})`,
+        `==${pid}== `,
+        `==${pid}== ERROR SUMMARY: 1 errors from 1 contexts (suppressed: 0 from 0)`,
+      ].join('\n');
+    expect(fp(vg(27677, 'Invalid write of size 8', 'main'))).toBe('Invalid write of size 8 | at main (main.c)');
+    expect(fp(vg(31, 'Invalid write of size 8', 'main'))).toBe(fp(vg(27677, 'Invalid write of size 8', 'main')));
+    expect(fp(vg(31, 'Invalid write of size 8', 'load'))).not.toBe(fp(vg(31, 'Invalid write of size 8', 'main')));
+    expect(fp(vg(31, '48 bytes in 1 blocks are definitely lost in loss record 2 of 5', 'main'))).toMatch(/definitely lost in loss record <n> of <n> \| at main/);
+    expect(fp(vg(31, 'Conditional jump or move depends on uninitialised value(s)', 'main'))).toMatch(/^Conditional jump/);
+  });
+
+  it('sanitizers: the access and the first frame in project code', () => {
+    const asan = (pid: number, access: string, fn: string, file: string) =>
+      [
+        '=================================================================',
+        `==${pid}==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60600000005${pid % 9} at pc 0x55d4 bp 0x7ffd sp 0x7ffc`,
+        `${access} of size 8 at 0x606000000058 thread T0`,
+        `    #0 0x557aebc9d39d in ${fn} ${file}:${pid % 40}`,
+        '    #1 0x7fcea2645249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58',
+        '',
+        `SUMMARY: AddressSanitizer: heap-buffer-overflow ${file}:${pid % 40} in ${fn}`,
+      ].join('\n');
+    expect(fp(asan(27446, 'WRITE', 'main', 'src/main.c'))).toBe(
+      'ERROR: AddressSanitizer: heap-buffer-overflow on address 0x<addr> at pc 0x<addr> bp 0x<addr> sp 0x<addr> | WRITE of size 8 ; at main (main.c)',
+    );
+    expect(fp(asan(5, 'WRITE', 'main', '/tmp/b/src/main.c'))).toBe(fp(asan(27446, 'WRITE', 'main', 'src/main.c')));
+    expect(fp(asan(5, 'READ', 'mean', 'src/stats.c'))).not.toBe(fp(asan(5, 'WRITE', 'main', 'src/main.c')));
+    const leak = '==9==ERROR: LeakSanitizer: detected memory leaks\n\nDirect leak of 48 byte(s) in 1 object(s) allocated from:\n    #0 0x7fbf in __interceptor_malloc ../../../../src/libsanitizer/asan/asan_malloc_linux.cpp:69\n    #1 0x564e in load_names src/names.c:4\n';
+    expect(fp(leak)).toBe('ERROR: LeakSanitizer: detected memory leaks | at load_names (names.c)');
+    const cxx = '==7==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000\n    #0 0x55d1 in Canvas::resize(int, int) src/canvas.cpp:12\n    #1 0x55d2 in main src/main.cpp:8\n';
+    expect(fp(cxx)).toBe('ERROR: AddressSanitizer: SEGV on unknown address 0x<addr> | at Canvas::resize (canvas.cpp)');
+    const vgcxx = '==9== Invalid read of size 4\n==9==    at 0x10918F: Canvas::area() const (canvas.hpp:14)\n==9==    by 0x1091A0: main (main.cpp:9)\n';
+    expect(fp(vgcxx)).toBe('Invalid read of size 4 | at Canvas::area (canvas.hpp)');
+    const java9 = 'Exception in thread "main" java.lang.IllegalArgumentException: negative size\n\tat app//com.shop.Cart.resize(Cart.java:41)\n\tat app//com.shop.Main.main(Main.java:7)\n';
+    expect(fp(java9)).toBe('Exception in thread "main" java.lang.IllegalArgumentException: negative size | at com.shop.Cart.resize (Cart.java)');
+  });
+
+  it('a C assertion beats the shell\'s "Aborted" report', () => {
+    const out = (expr: string, pid: number) => `stats: src/stats.c:5: mean: Assertion \`${expr}' failed.\nbash: line 1: ${pid} Aborted                 ./stats data.csv\n`;
+    expect(fp(out('n > 0', 28687))).toBe("stats: stats.c: mean: Assertion `n > 0' failed.");
+    expect(fp(out('n <= 4', 1))).not.toBe(fp(out('n > 0', 28687)));
+  });
+
+  it('a merge conflict names the conflicting file', () => {
+    const merge = (f: string) => `Auto-merging ${f}\nCONFLICT (content): Merge conflict in ${f}\nAutomatic merge failed; fix conflicts and then commit the result.\n`;
+    expect(fp(merge('app.py'))).toBe('CONFLICT (content): Merge conflict in app.py');
+    expect(fp(merge('setup.cfg'))).not.toBe(fp(merge('app.py')));
+  });
+
+  it('an indented traceback (doctest) ends at its own indentation; label-only value lines', () => {
+    const exc = [
+      '**********************************************************************',
+      'File "/tmp/a/units.py", line 13, in units.to_grams',
+      'Failed example:',
+      '    to_grams("1lb")',
+      'Exception raised:',
+      '    Traceback (most recent call last):',
+      '      File "/tmp/a/units.py", line 19, in to_grams',
+      '        raise ValueError(f"unknown unit {unit!r}")',
+      "    ValueError: unknown unit 'lb'",
+      '**********************************************************************',
+      '1 items had failures:',
+      '   1 of   3 in units.to_grams',
+      '***Test Failed*** 1 failures.',
+    ].join('\n');
+    expect(fp(exc)).toBe("ValueError: unknown unit 'lb' | at units.py in to_grams");
+    const got = (v: string) =>
+      `**********************************************************************\nFile "/tmp/a/units.py", line 11, in units.to_grams\nFailed example:\n    to_grams("2kg")\nExpected:\n    2000\nGot:\n    ${v}\n**********************************************************************\n1 items had failures:\n   1 of   3 in units.to_grams\n***Test Failed*** 1 failures.\n`;
+    expect(fp(got('200'))).toBe('Failed example: | to_grams("2kg") | Expected: 2000 ; Got: 200 | at units.py in units.to_grams');
+    expect(fp(got('20000'))).not.toBe(fp(got('200')));
+  });
+
+  it('a message ending with ":" follows a chain of colons to the specific value', () => {
+    const cmake = (src: string) => `CMake Error at CMakeLists.txt:5 (add_executable):\n  Cannot find source file:\n\n    ${src}\n\n  Tried extensions .c .C .c++ .cc .cpp\n\n-- Generating done\nCMake Generate step failed.  Build files cannot be regenerated correctly.\n`;
+    expect(fp(cmake('src/stat.c'))).toBe('CMake Error at CMakeLists.txt (add_executable): | Cannot find source file: ; stat.c');
+    expect(fp(cmake('src/util.c'))).not.toBe(fp(cmake('src/stat.c')));
+  });
+
+  it('uncaught errors: values printed after the stack, the root cause and the raising frame', () => {
+    const assertion = (actual: number) =>
+      `node:internal/modules/run_main:123\n    triggerUncaughtException(\n    ^\n\nAssertionError [ERR_ASSERTION]: index total must match\n\n${actual} !== 1200\n\n    at file:///tmp/a/scripts/build.mjs:21:8\n    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)\n    at async ModuleLoader.import (node:internal/modules/esm/loader:606:24)\n    at async asyncRunEntryPointWithESMLoader (node:internal/modules/run_main:117:5) {\n  generatedMessage: false,\n  code: 'ERR_ASSERTION',\n  actual: ${actual},\n  expected: 1200,\n  operator: 'strictEqual'\n}\n\nNode.js v20.20.2\n`;
+    expect(fp(assertion(1197))).toBe('AssertionError [ERR_ASSERTION]: index total must match | actual: 1197 ; expected: 1200 | at build.mjs');
+    expect(fp(assertion(1199))).not.toBe(fp(assertion(1197)));
+    const rejected = (port: number, code: string) =>
+      `TypeError: fetch failed\n    at node:internal/deps/undici/undici:14976:13\n    at async publish (file:///tmp/b/app/scripts/build.mjs:24:15) {\n  [cause]: Error: connect ${code} 127.0.0.1:${port}\n      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16) {\n    errno: -111,\n    code: '${code}',\n    port: ${port}\n  }\n}\n\nNode.js v20.20.2\n`;
+    expect(fp(rejected(52871, 'ECONNREFUSED'))).toBe('TypeError: fetch failed | caused by Error: connect ECONNREFUSED 127.0.0.1:<port> | at publish (build.mjs)');
+    expect(fp(rejected(4000, 'ECONNREFUSED'))).toBe(fp(rejected(52871, 'ECONNREFUSED')));
+    expect(fp(rejected(4000, 'ECONNRESET'))).not.toBe(fp(rejected(4000, 'ECONNREFUSED')));
+    const java = [
+      'Exception in thread "main" java.lang.IllegalStateException: bad quantity',
+      '\tat report.Report.parseQty(Report.java:12)',
+      '\tat report.Report.main(Report.java:29)',
+      'Caused by: java.lang.NumberFormatException: For input string: "1 2"',
+      '\tat java.base/java.lang.Integer.parseInt(Integer.java:668)',
+      '\t... 2 more',
+    ].join('\n');
+    expect(fp(java)).toBe('Exception in thread "main" java.lang.IllegalStateException: bad quantity | caused by java.lang.NumberFormatException: For input string: "1 2" | at report.Report.parseQty (Report.java)');
+  });
+
+  it('a unified diff with no error line → its first change, not the trailing context', () => {
+    const diff = (minus: string, plus: string) =>
+      `checking report\n--- golden/report.txt\t2026-11-22 02:14:20.148896336 +0000\n+++ out/report.txt\t2026-11-22 02:14:20.425560980 +0000\n@@ -1,6 +1,6 @@\n item  qty  unit\n-${minus}\n+${plus}\n ----------------\n total        171\n`;
+    expect(fp(diff('washer   7     3', 'washr    7     3'))).toBe('report.txt: -washer 7 3 ; +washr 7 3');
+    expect(fp(diff('nut     10     5', 'nut     10     6'))).not.toBe(fp(diff('washer   7     3', 'washr    7     3')));
+  });
+
+  it('diff hunks are file content, not error lines (rustfmt --check, with terminfo escapes)', () => {
+    const fmt = (root: string, line: number) =>
+      `Diff in ${root}/src/lib.rs:${line}:\n /// \`\`\`\n pub fn fee(cents: i64) -> i64 {\n\u001b[31m-    if cents < 0 { panic!("negative") }\n\u001b(B\u001b[m\u001b[32m+    if cents < 0 {\n\u001b(B\u001b[m\u001b[32m+        panic!("negative")\n\u001b(B\u001b[m     cents / 50\n`;
+    expect(fp(fmt('/tmp/a', 7))).toBe('lib.rs: - if cents < 0 { panic!("negative") } ; + if cents < 0 {');
+    expect(fp(fmt('/work/ci-3/b', 12))).toBe(fp(fmt('/tmp/a', 7)));
+  });
+
+  it('a rustdoc test is named without its line', () => {
+    const doc = (line: number) =>
+      `running 1 test\ntest src/lib.rs - fee (line ${line}) ... FAILED\n\nfailures:\n\n---- src/lib.rs - fee (line ${line}) stdout ----\nTest executable failed (exit status: 101).\n\nstderr:\n\nthread 'main' (19398) panicked at src/lib.rs:5:1:\nassertion \`left == right\` failed\n  left: 20\n right: 10\n\nfailures:\n    src/lib.rs - fee (line ${line})\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.46s\n`;
+    expect(fp(doc(7))).toBe('lib.rs - fee (line <n>) | Test executable failed (exit status: 101). | left: 20 ; right: 10');
+    expect(fp(doc(12))).toBe(fp(doc(7)));
+  });
+
+  it('compiler value lines stop at the next diagnostic', () => {
+    const out = [
+      "src/main.c:17:25: error: implicit declaration of function 'median' [-Werror=implicit-function-declaration]",
+      '   17 |   printf("%.2f", median(col, n));',
+      '      |                  ^~~~~~',
+      "src/main.c:17:19: error: format '%f' expects argument of type 'double' [-Werror=format=]",
+      '   17 |   printf("%.2f", median(col, n));',
+      '      |           ~~~^   ~~~~~~~~~~~~~~',
+      '      |              |   int',
+    ].join('\n');
+    expect(fp(out)).toBe("main.c: error: implicit declaration of function 'median' [-Werror=implicit-function-declaration]");
+  });
+
+  it('Perl Test::More diagnostics are failure units; verbose TAP and plain prove agree', () => {
+    const diag = (name: string, got: string, want: string) => `#   Failed test '${name}'\n#   at t/total.t line 7.\n#          got: '${got}'\n#     expected: '${want}'\n`;
+    const plain = (got: string) =>
+      `t/parse.t .. ok\n\n${diag('total sums', got, '800')}# Looks like you failed 1 test of 2.\nt/total.t .. \nDubious, test returned 1 (wstat 256, 0x100)\nFailed 1/2 subtests \n\nTest Summary Report\n-------------------\nt/total.t (Wstat: 256 (exited 1) Tests: 2 Failed: 1)\n  Failed test:  1\nFiles=2, Tests=4,  0 wallclock secs\nResult: FAIL\n`;
+    const verbose = (got: string) =>
+      `t/total.t .. \nnot ok 1 - total sums\n${diag('total sums', got, '800')}ok 2 - empty cart is zero\n1..2\n# Looks like you failed 1 test of 2.\nDubious, test returned 1 (wstat 256, 0x100)\nFailed 1/2 subtests \nResult: FAIL\n`;
+    expect(fp(plain('799'))).toBe("total sums | got: '799' | expected: '800'");
+    expect(fp(verbose('799'))).toBe(fp(plain('799')));
+    expect(fp(plain('1600'))).not.toBe(fp(plain('799')));
+  });
+
+  it('a unittest loader failure is the traceback it explains, not its headline', () => {
+    const out = (missing: string) =>
+      [
+        'ERROR: tests.test_stock (unittest.loader._FailedTest.tests.test_stock)',
+        '----------------------------------------------------------------------',
+        'ImportError: Failed to import test module: tests.test_stock',
+        'Traceback (most recent call last):',
+        '  File "/usr/lib/python3.11/unittest/loader.py", line 419, in _find_test_path',
+        '    module = self._get_module_from_name(name)',
+        '  File "/tmp/a/tests/test_stock.py", line 3, in <module>',
+        `    from inventory.stock import ${missing}`,
+        `ImportError: cannot import name '${missing}' from 'inventory.stock' (/tmp/a/inventory/stock.py)`,
+        '',
+        '----------------------------------------------------------------------',
+        'Ran 1 test in 0.000s',
+        '',
+        'FAILED (errors=1)',
+      ].join('\n');
+    expect(fp(out('price_with_vat'))).toBe("tests.test_stock (unittest.loader._FailedTest.tests.test_stock) | ImportError: cannot import name 'price_with_vat' from 'inventory.stock' (stock.py)");
+    expect(fp(out('label'))).not.toBe(fp(out('price_with_vat')));
+  });
+
+  it('stays fast on pathological frames, paths, diffs and shell locations', () => {
+    const bad = [
+      'Error: boom',
+      `    #0 0x1 in f ${':1'.repeat(900)}`,
+      `    at ${'a.'.repeat(900)}(`,
+      `    at x (${'('.repeat(1500)}`,
+      `failed ${'x'.repeat(1900)} a/b`,
+      `${'a.'.repeat(900)}: 3: x`,
+      `Assertion \`${"'".repeat(1900)}`,
+      ...Array.from({ length: 3000 }, (_, i) => (i % 2 ? '@@ -1 +1 @@' : ' context')),
+    ].join('\n');
+    const t0 = performance.now();
+    for (let k = 0; k < 5; k++) fingerprint(bad);
+    expect(performance.now() - t0).toBeLessThan(1500);
   });
 
   it('inspects only the head and tail of huge output, in bounded time per line', () => {

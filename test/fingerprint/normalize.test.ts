@@ -37,6 +37,10 @@ describe('normalizeValues: each dynamic-value category', () => {
     ['long numbers', '-test.shuffle 1795301525230214827', '-test.shuffle <n>'],
     ['counts', 'Tests: 3 passed, 12 total, 1 previous error', 'Tests: <n> passed, <n> total, <n> previous error'],
     ['bash job pids', 'line 3: 12345 Segmentation fault (core dumped)', 'line <n>: <pid> Segmentation fault (core dumped)'],
+    ['mktemp names', 'cannot open /tmp/tmp.Xk3aQ9vB2c and tmp.AbCdEf12', 'cannot open tmp.<tmp> and tmp.<tmp>'],
+    ['java executor threads and lambdas', 'Exception in thread "pool-2-thread-3" at Report.lambda$main$0 on ForkJoinPool-1-worker-5', 'Exception in thread "pool-<n>-thread-<n>" at Report.lambda$main$<n> on ForkJoinPool-<n>-worker-<n>'],
+    ['java identity hashes', 'expected: <shop.Item@5e9f23b4> but was: <shop.Item@1b6d3586>', 'expected: <shop.Item@<hash>> but was: <shop.Item@<hash>>'],
+    ['valgrind loss records', '48 bytes in 1 blocks are definitely lost in loss record 3 of 7', '<size> in 1 blocks are definitely lost in loss record <n> of <n>'],
   ])('%s', (_name, input, expected) => {
     expect(normalizeValues(input)).toBe(expected);
   });
@@ -50,6 +54,8 @@ describe('normalizeValues: each dynamic-value category', () => {
       'error TS2339: Property',
       'left: "1 entries, 40 cents"',
       'Cost(3) = 9.5; want 12',
+      'mail bob@cafe.com failed',
+      'tmp.cfg missing',
     ]) {
       expect(normalizeValues(s)).toBe(s);
     }
@@ -68,6 +74,11 @@ describe('normalizeValues: each dynamic-value category', () => {
 });
 
 describe('normalizeName (test names)', () => {
+  it('drops the line of a rustdoc test name only', () => {
+    expect(normalizeName('src/lib.rs - fee (line 12)')).toBe('lib.rs - fee (line <n>)');
+    expect(normalizeName('parses line 12 of the header')).toBe('parses line 12 of the header');
+  });
+
   it('keeps counts and durations that are part of the name, drops paths and ids', () => {
     expect(normalizeName('handles 3 items in 5s')).toBe('handles 3 items in 5s');
     expect(normalizeName('tests/unit/test_a.py::test_x[/tmp/pytest-of-root/pytest-12/x0]')).toBe('test_a.py::test_x[x0]');
@@ -102,6 +113,10 @@ describe('stripLogPrefix and truncate', () => {
 });
 
 describe('input cleaning', () => {
+  it('strips terminfo charset designations (ESC ( B)', () => {
+    expect(stripAnsi('\u001b(B\u001b[m\u001b[32m+    x\u001b)0')).toBe('+    x');
+  });
+
   it('strips ANSI CSI/OSC sequences', () => {
     expect(stripAnsi('\u001b[1m\u001b[31mERROR\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007 \u001b[01m\u001b[K')).toBe('ERROR link ');
   });
@@ -115,6 +130,15 @@ describe('input cleaning', () => {
     // gcc's `ESC[K` (erase to end of line) after colour codes is not a redraw.
     expect(toLines("\u001b[01m\u001b[Ksrc/a.c:3:5:\u001b[m\u001b[K \u001b[01;31m\u001b[Kerror: \u001b[m\u001b[K'x' undeclared")[0]!.text).toBe("src/a.c:3:5: error: 'x' undeclared");
   });
+  it('drops the pid prefix of memory checkers (valgrind, sanitizers)', () => {
+    expect(toLines('==27677== Invalid read of size 8\n==27677==    at 0x10926E: main (main.c:20)\n==123==ERROR: AddressSanitizer: x\n--42-- warn\n').map((l) => l.text)).toEqual([
+      'Invalid read of size 8',
+      '   at 0x10926E: main (main.c:20)',
+      'ERROR: AddressSanitizer: x',
+      'warn',
+    ]);
+  });
+
   it('bounds huge inputs to head and tail, keeping original line numbers', () => {
     const n = HEAD_LINES + TAIL_LINES + 1000;
     const text = Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
