@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cliPath, sharedDir } from '../helpers/cli.js';
+import { cliPath, repoRoot, sharedDir } from '../helpers/cli.js';
 
 const corpus = join(sharedDir, 'fixtures', 'verify-outputs');
 const scorer = join(corpus, 'score.mjs');
@@ -24,3 +24,25 @@ describe('fingerprint quality on the labelled corpus of real outputs', () => {
     300_000,
   );
 });
+
+/** Corpora of tools the shared corpus lacks (test/fixtures/fingerprint-corpora/README.md). */
+const own = join(repoRoot, 'test', 'fixtures', 'fingerprint-corpora');
+
+async function score(dir: string): Promise<{ f1: number; sequences: [number, number] | null; out: string }> {
+  const r = await execa(process.execPath, [join(own, 'score.mjs'), dir, '--concurrency', '2', '--', process.execPath, cliPath, 'fingerprint'], { reject: false });
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  const out = String(r.stdout);
+  const seq = /sequences: (\d+)\/(\d+) consecutive steps/.exec(out);
+  return { f1: Number(/fingerprint-f1: ([\d.]+)/.exec(out)?.[1] ?? NaN), sequences: seq ? [Number(seq[1]), Number(seq[2])] : null, out };
+}
+
+describe('fingerprint quality on the project\'s own corpora of other tools', () => {
+  for (const name of ['tools-a', 'tools-b', 'tools-c']) {
+    it(`${name}: F1 >= 0.98, every sequence step told apart`, async () => {
+      const r = await score(join(own, name));
+      expect(r.f1, r.out).toBeGreaterThanOrEqual(0.98);
+      if (r.sequences) expect(r.sequences[0], r.out).toBe(r.sequences[1]);
+    }, 300_000);
+  }
+});
+
