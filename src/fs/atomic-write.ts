@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /**
  * Writes a file so that readers (and a crash at any point) see either the old or
@@ -63,16 +64,6 @@ function removeStaleTemps(dir: string, name: string): void {
 /** `.<name>.<pid>.<time>.tmp`: the temp file `writeFileAtomic` writes beside `<name>`. */
 const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
 
-function writerAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Temp files in `dir` left by `writeFileAtomic` calls whose process died before the rename
  * (kill -9, Ctrl-C): for the target `name`, or for any name when it is omitted. A temp of a
@@ -88,7 +79,7 @@ export function deadWriterTemps(dir: string, name?: string): string[] {
   return names
     .filter((n) => {
       const m = TEMP_NAME.exec(n);
-      return m !== null && (name === undefined || m[1] === name) && !writerAlive(Number(m[2]));
+      return m !== null && (name === undefined || m[1] === name) && !processAlive(Number(m[2]));
     })
     .sort()
     .map((n) => join(dir, n));

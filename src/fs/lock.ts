@@ -1,6 +1,7 @@
 import { openSync, writeSync, closeSync, readFileSync, unlinkSync, renameSync, statSync } from 'node:fs';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { processAlive } from './process-alive.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before failing with `busy` (ms). */
@@ -16,16 +17,6 @@ export interface Lock {
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
   Atomics.wait(sleepBuffer, 0, 0, ms);
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -105,7 +96,7 @@ function breakIfStale(path: string, staleMs: number): void {
     return;
   }
   const pid = Number(content.split(' ')[0]);
-  const dead = content !== '' && !isAlive(pid);
+  const dead = content !== '' && !processAlive(pid);
   const old = Date.now() - mtime > staleMs;
   // An empty file is a holder that died between create and write, once it is a moment old.
   const torn = content === '' && Date.now() - mtime > 1000;

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { processAlive } from '../fs/process-alive.js';
 
 /** `ralf-index-<pid>-<random>`: a temp index (and git's `.lock` beside it). */
 const TEMP_INDEX = /^ralf-index-(\d+)-[0-9a-z]+(?:\.lock)?$/;
@@ -69,22 +70,12 @@ export function removeDeadWritersIndexes(gitDir: string, now = Date.now()): void
   }
   for (const name of names) {
     const m = TEMP_INDEX.exec(name);
-    if (!m || pidAlive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     try {
       const path = join(gitDir, name);
       if (now - statSync(path).ctimeMs > STALE_MS) unlinkSync(path);
     } catch {
       /* another snapshot removed it first */
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

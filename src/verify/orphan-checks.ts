@@ -12,6 +12,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../fs/process-alive.js';
 import { scheduleGroupKill, signalProcessGroup } from './process-group.js';
 
 const LEDGER = /^\.checks-(\d+)$/;
@@ -114,11 +115,7 @@ export function parseLedger(text: string): { ralf: Entry | null; groups: Array<{
 }
 
 function isAlive(pid: number, start: string | null): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!processAlive(pid)) return false;
   // Alive, but is it the same process? A different start time means the pid was reused.
   const now = startTime(pid);
   return start === null || now === null || now === start;
