@@ -1,4 +1,4 @@
-export { isGitRepo, repoRoot, headCommit } from './repo.js';
+export { isGitRepo, repoRoot, headCommit, headTree, findDotGit } from './repo.js';
 export { snapshotWorkingTree } from './snapshot.js';
 export { changedFiles, rawChanges, treeDiff } from './diff.js';
 export type { FileChange, ChangeStatus, RawChange, TreeDiffEntry } from './diff.js';

@@ -1,4 +1,18 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { runGit } from './run-git.js';
+
+/**
+ * The nearest `.git` (a directory, or a file in worktrees and submodules) at or above `dir`,
+ * found without starting git; null when there is none.
+ */
+export function findDotGit(dir: string): string | null {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    const dotGit = join(d, '.git');
+    if (existsSync(dotGit)) return dotGit;
+    if (dirname(d) === d) return null;
+  }
+}
 
 /** True when `cwd` is inside a git working tree (false for bare repos and non-repos). */
 export async function isGitRepo(cwd: string): Promise<boolean> {
@@ -22,11 +36,20 @@ export async function repoRoot(cwd: string): Promise<string | null> {
 }
 
 /** The commit HEAD points at, or null (no commits yet, or not a repo). */
-export async function headCommit(root: string): Promise<string | null> {
+export function headCommit(root: string): Promise<string | null> {
+  return resolveHead(root, 'commit');
+}
+
+/** The tree of HEAD (the last commit), or null (no commits yet, or not a repo). */
+export function headTree(root: string): Promise<string | null> {
+  return resolveHead(root, 'tree');
+}
+
+async function resolveHead(root: string, kind: 'commit' | 'tree'): Promise<string | null> {
   try {
-    const r = await runGit(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1, 128] });
-    const sha = r.stdout.toString('utf8').trim();
-    return r.code === 0 && sha !== '' ? sha : null;
+    const r = await runGit(['rev-parse', '--verify', '--quiet', `HEAD^{${kind}}`], { cwd: root, okCodes: [0, 1, 128] });
+    const id = r.stdout.toString('utf8').trim();
+    return r.code === 0 && id !== '' ? id : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { findDotGit } from './repo.js';
 import { runGit, runGitSequence } from './run-git.js';
 import { EXCLUDE_RALF_STATE, RALF_STATE_DIR } from './pathspec.js';
 import { withTempIndex } from './temp-index.js';
@@ -45,16 +46,12 @@ export async function snapshotWorkingTree(root: string): Promise<string | null> 
  */
 function plainRepoIndex(root: string): string | undefined {
   if (process.env.GIT_DIR || process.env.GIT_INDEX_FILE || process.env.GIT_WORK_TREE || process.env.GIT_CEILING_DIRECTORIES) return undefined;
-  for (let dir = resolve(root); ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) {
-      try {
-        return statSync(dotGit).isDirectory() && existsSync(join(dotGit, 'HEAD')) ? join(dotGit, 'index') : undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (dirname(dir) === dir) return undefined;
+  const dotGit = findDotGit(root);
+  if (dotGit === null) return undefined;
+  try {
+    return statSync(dotGit).isDirectory() && existsSync(join(dotGit, 'HEAD')) ? join(dotGit, 'index') : undefined;
+  } catch {
+    return undefined;
   }
 }
 
