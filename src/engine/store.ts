@@ -6,11 +6,12 @@
  * A crash (kill -9) at any point leaves the old or the new JSON, never a mix; a torn last
  * log line is skipped by readers and fenced off by the next append.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeStderr } from '../cli/output.js';
 import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 import { acquireLock } from '../fs/lock.js';
 import { STATE_DIR, statePaths } from './paths.js';
 import { STATE_SCHEMA_VERSION, type LoopStatus, type PlanState, type StopReason, type Verdict } from './types.js';
@@ -69,14 +70,8 @@ export function readPlanState(projectRoot: string, planId: string): PlanState | 
 }
 
 export function readPlanStateFile(path: string): PlanState | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return parsePlanState(text, path);
+  const text = readTextIfExists(path);
+  return text === null ? null : parsePlanState(text, path);
 }
 
 export function writePlanState(projectRoot: string, state: PlanState): void {
@@ -124,13 +119,8 @@ export function appendLogAfterState(projectRoot: string, planId: string, entry: 
 
 /** The log's entries; unparsable lines (a torn last line) are skipped. */
 export function readLog(projectRoot: string, planId: string): LogEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(statePaths(projectRoot, planId).log, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const text = readTextIfExists(statePaths(projectRoot, planId).log);
+  if (text === null) return [];
   const out: LogEntry[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;

@@ -1,5 +1,5 @@
 /** Reading and writing `<root>/ralf-lite/manifest.json`. */
-import { readFileSync } from 'node:fs';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 import { RalfError } from '../errors.js';
 import type { Manifest } from './types.js';
 
@@ -9,13 +9,8 @@ export function serializeManifest(m: Manifest): string {
 
 /** The manifest at `path`, or null when there is none. A damaged one is an error: guessing could delete a user's file. */
 export function readManifest(path: string): Manifest | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+  const text = readTextIfExists(path);
+  if (text === null) return null;
   let data: unknown;
   try {
     data = JSON.parse(text);
