@@ -141,8 +141,11 @@ function tomlKey(line: string): { key: string; value: string } | null {
   return { key: m[1].replace(/^["']|["']$/g, ''), value: (m[2] ?? '').trim() };
 }
 
-/** Keys of the tables selected by `inSection` (`[dependencies]`-style tables). */
-function tomlTableKeys(text: string, inSection: (section: string) => boolean, skip: string[]): Map<string, string> {
+/**
+ * Keys of the tables selected by `inSection` (`[dependencies]`-style tables). `onHeader` sees
+ * every table header, for names a header itself declares.
+ */
+function tomlTableKeys(text: string, inSection: (section: string) => boolean, skip: string[], onHeader?: (header: string, names: Map<string, string>) => void): Map<string, string> {
   const names = new Map<string, string>();
   let section = '';
   for (const raw of text.split(/\r?\n/)) {
@@ -150,6 +153,7 @@ function tomlTableKeys(text: string, inSection: (section: string) => boolean, sk
     const header = tomlHeader(line);
     if (header !== null) {
       section = header;
+      onHeader?.(header, names);
       continue;
     }
     const kv = tomlKey(line);
@@ -204,22 +208,11 @@ function pyprojectToml(text: string): Map<string, string> {
 }
 
 function cargoToml(text: string): Map<string, string> {
-  const names = new Map<string, string>();
-  let section = '';
-  for (const raw of text.split(/\r?\n/)) {
-    const line = stripTomlComment(raw);
-    const header = tomlHeader(line);
-    if (header !== null) {
-      section = header;
-      // `[dependencies.serde]` declares serde as a table.
-      const table = /(^|\.)((?:dev-|build-)?dependencies)\.("[^"]+"|[A-Za-z0-9_-]+)$/.exec(header);
-      if (table?.[2] && table[3]) names.set(table[3].replace(/"/g, ''), header.slice(0, header.length - table[3].length - 1));
-      continue;
-    }
-    const kv = tomlKey(line);
-    if (kv && /(^|\.)(dev-|build-)?dependencies$/.test(section)) names.set(kv.key, section);
-  }
-  return names;
+  return tomlTableKeys(text, (section) => /(^|\.)(dev-|build-)?dependencies$/.test(section), [], (header, names) => {
+    // `[dependencies.serde]` declares serde as a table.
+    const table = /(^|\.)((?:dev-|build-)?dependencies)\.("[^"]+"|[A-Za-z0-9_-]+)$/.exec(header);
+    if (table?.[2] && table[3]) names.set(table[3].replace(/"/g, ''), header.slice(0, header.length - table[3].length - 1));
+  });
 }
 
 function goMod(text: string): Map<string, string> {
