@@ -1,5 +1,12 @@
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import type { PlanTask } from '../plan/model.js';
+import { recordNotLooped } from './apply-event.js';
+import { notLoopedOf, type LoadedPlan } from './context.js';
+import { taskTitle } from './label.js';
+
+/** Why a task the plan model would loop is refused anyway. */
+export const LOOP_DISABLED = 'the loop is disabled (ralf_lite.enabled is false)';
 
 /** The error for a task (or plan) the loop must not wrap: exit 2 with the plan model's reason. */
 export function refusal(decision: 'skip' | 'refuse', what: string, reason: string, type: string | null): RalfError {
@@ -14,4 +21,20 @@ export function refusal(decision: 'skip' | 'refuse', what: string, reason: strin
     exitCode: ExitCode.badInput,
     problems: [{ message: reason, hint }],
   });
+}
+
+/**
+ * For `task start` and `task verify`: a task the loop must not wrap (checkpoint, not
+ * verifiable, TDD by default), or any task while the loop is disabled, is recorded under
+ * `not_looped` (while disabled: every task, as skipped) and refused with exit 2.
+ */
+export function refuseUnlessLooped(loaded: LoadedPlan, task: PlanTask, now: string, lockWaitMs: number | undefined): void {
+  const enabled = loaded.effective.config.enabled;
+  if (task.decision === 'loop' && enabled) return;
+  const reason = task.decision === 'loop' ? LOOP_DISABLED : task.reason;
+  const notLooped = enabled
+    ? notLoopedOf(loaded.plan)
+    : loaded.plan.tasks.map((t) => ({ number: t.number, name: t.name, type: t.type, decision: t.decision === 'refuse' ? ('refuse' as const) : ('skip' as const), reason: t.decision === 'loop' ? LOOP_DISABLED : t.reason }));
+  recordNotLooped({ target: loaded, now, notLooped, taskNumber: task.number, reason, lockWaitMs });
+  throw refusal(task.decision === 'refuse' ? 'refuse' : 'skip', taskTitle(task.number, task.name), reason, task.type);
 }

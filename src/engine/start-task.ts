@@ -7,9 +7,7 @@ import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
-import { refusal } from './refusal.js';
-import { taskTitle } from './label.js';
-import { recordNotLooped } from './apply-event.js';
+import { refuseUnlessLooped } from './refusal.js';
 
 export interface StartOptions extends ConfigOptions {
   planPath: string;
@@ -24,11 +22,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   const loaded = await loadPlanTarget(deps, options.planPath, options);
   const task = findTask(loaded.plan, options.taskNumber, options.planPath);
   const now = (options.now ? options.now() : new Date()).toISOString();
-  if (task.decision !== 'loop' || !loaded.effective.config.enabled) {
-    const reason = task.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : task.reason;
-    recordNotLooped({ target: loaded, now, notLooped: notLoopedOf(loaded.plan), taskNumber: task.number, reason, lockWaitMs: options.lockWaitMs });
-    throw refusal(task.decision === 'refuse' ? 'refuse' : 'skip', taskTitle(task.number, task.name), reason, task.type);
-  }
+  refuseUnlessLooped(loaded, task, now, options.lockWaitMs);
   const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot) : null;
   const r = applyEvent({
     target: loaded,

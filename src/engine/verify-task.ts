@@ -20,8 +20,7 @@ import { projectRootForPlan } from './paths.js';
 import { reduce } from './reducer.js';
 import { lastLines } from './tail.js';
 import { mark } from './timing.js';
-import { refusal } from './refusal.js';
-import { taskTitle } from './label.js';
+import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
 import type { CheckResult, Handoff, LoopState, StopReason, Verdict } from './types.js';
 
@@ -106,20 +105,7 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
   const loaded = await loadPlanTarget(deps, options.planPath, options);
   mark('config+plan');
   const task = findTask(loaded.plan, options.taskNumber, options.planPath);
-  const now = clock(options);
-  const enabled = loaded.effective.config.enabled;
-  if (task.decision !== 'loop' || !enabled) {
-    const reason = !enabled && task.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : task.reason;
-    recordNotLooped({
-      target: loaded,
-      now: now(),
-      notLooped: enabled ? notLoopedOf(loaded.plan) : loaded.plan.tasks.map((t) => ({ number: t.number, name: t.name, type: t.type, decision: t.decision === 'refuse' ? 'refuse' : 'skip', reason: t.decision === 'loop' ? reason : t.reason })),
-      taskNumber: task.number,
-      reason,
-      lockWaitMs: options.lockWaitMs,
-    });
-    throw refusal(task.decision === 'refuse' ? 'refuse' : 'skip', taskTitle(task.number, task.name), reason, task.type);
-  }
+  refuseUnlessLooped(loaded, task, clock(options)(), options.lockWaitMs);
   return verifyScope(deps, loaded, options, early, {
     scope: 'task',
     taskNumber: task.number,
@@ -140,7 +126,7 @@ export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome>
   const enabled = loaded.effective.config.enabled;
   if (plan.plan_decision.decision !== 'loop' || !enabled) {
     const decision = plan.plan_decision.decision === 'refuse' ? 'refuse' : 'skip';
-    const reason = !enabled && plan.plan_decision.decision === 'loop' ? 'the loop is disabled (ralf_lite.enabled is false)' : plan.plan_decision.reason;
+    const reason = !enabled && plan.plan_decision.decision === 'loop' ? LOOP_DISABLED : plan.plan_decision.reason;
     recordNotLooped({ target: loaded, now: now(), notLooped: notLoopedOf(plan), planNotLooped: { decision, reason }, taskNumber: null, reason, lockWaitMs: options.lockWaitMs });
     throw refusal(decision, `The plan-level loop of ${loaded.planRel}`, reason, null);
   }

@@ -2,29 +2,20 @@
  * The I/O shell with fake collaborators: which work happens (checks, git, config/plan
  * loading) in each situation, deterministically and without subprocesses.
  */
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 import type { EngineDeps, RawCheck } from '../../src/engine/deps.js';
 import { escalateTask } from '../../src/engine/escalate-task.js';
 import { recordLoopEvent } from '../../src/engine/record-event.js';
 import { resetTask } from '../../src/engine/reset-task.js';
+import { startTask } from '../../src/engine/start-task.js';
 import { readPlanState } from '../../src/engine/store.js';
 import { verifyPlan, verifyTask } from '../../src/engine/verify-task.js';
 import type { Check, Plan, PlanTask } from '../../src/plan/model.js';
 import { RalfError } from '../../src/errors.js';
-import { tempDir as makeTempDir } from '../helpers/cli.js';
-
-const made: string[] = [];
-const tempDir = () => {
-  const dir = makeTempDir();
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../helpers/cli.js';
 
 const check: Check = { kind: 'command_succeeds', command: 'node check.js', source: { element: 'verify', line: 1 } };
 
@@ -207,6 +198,21 @@ describe('verifyTask (fake collaborators)', () => {
     const err = await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RalfError);
     expect((err as RalfError).kind).toBe('task_skipped');
+  });
+
+  it('enabled: false: task start and task verify refuse alike and record every task as skipped', async () => {
+    for (const act of ['start', 'verify'] as const) {
+      const f = setup([task(1), task(2)], { config: { enabled: false } });
+      const options = { planPath: f.planPath, taskNumber: 2, deps: f.deps, now: clock };
+      const err = await (act === 'start' ? startTask(options) : verifyTask(options)).catch((e: unknown) => e);
+      expect((err as RalfError).kind).toBe('task_skipped');
+      expect((err as RalfError).problems[0]?.message).toBe('the loop is disabled (ralf_lite.enabled is false)');
+      expect(readPlanState(f.root, '01-01')!.not_looped.map((t) => [t.number, t.decision, t.reason])).toEqual([
+        [1, 'skip', 'the loop is disabled (ralf_lite.enabled is false)'],
+        [2, 'skip', 'the loop is disabled (ralf_lite.enabled is false)'],
+      ]);
+      expect(f.calls.runChecks).toBeUndefined();
+    }
   });
 });
 
