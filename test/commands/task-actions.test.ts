@@ -1,16 +1,5 @@
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir as makeTempDir } from '../helpers/cli.js';
-
-const made: string[] = [];
-const tempDir = () => {
-  const dir = makeTempDir();
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import { autoTask, checkpointTask, Project, PLAN_REL, VALUE_CHECK } from '../engine/project.js';
 
 const files = { 'src/a.js': "module.exports = 'broken';\n", 'check.js': VALUE_CHECK };

@@ -1,21 +1,11 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newLoopState, newPlanState } from '../../src/engine/loop-state.js';
 import { findProjectRoot, planIdFromPath, projectRootForPlan, statePaths } from '../../src/engine/paths.js';
 import { appendLog, listPlanIds, parsePlanState, readLog, readPlanState, writePlanState, type LogEntry } from '../../src/engine/store.js';
 import { RalfError } from '../../src/errors.js';
-import { tempDir as makeTempDir } from '../helpers/cli.js';
-
-const made: string[] = [];
-const tempDir = () => {
-  const dir = makeTempDir();
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../helpers/cli.js';
 
 const entry = (iteration: number): LogEntry => ({
   ts: '2026-01-01T00:00:00.000Z',
