@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { autoTask, Project, PLAN_REL } from '../engine/project.js';
+import { alive } from '../helpers/processes.js';
 
 /**
  * A check that announces itself (writes `running` with its pid), then fails fast when the
@@ -18,20 +18,6 @@ const files = { 'slow.js': SLOW_CHECK, 'src/a.js': 'module.exports = 1;\n', '.gi
 async function waitFor(p: Project, path: string): Promise<void> {
   for (let i = 0; i < 600 && !p.exists(path); i++) await new Promise((r) => setTimeout(r, 50));
   if (!p.exists(path)) throw new Error(`${path} never appeared`);
-}
-
-/** Running (a zombie waiting for a reaper that containers may lack counts as dead). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 describe('interruption', () => {

@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
+import { alive } from '../helpers/processes.js';
+
+export { alive };
 
 const made: string[] = [];
 
@@ -121,20 +124,6 @@ export async function waitUntil(cond: () => boolean, ms = 10_000): Promise<boole
     await sleep(10);
   }
   return cond();
-}
-
-/** Running (a zombie waiting for a reaper that containers may lack counts as dead). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /**

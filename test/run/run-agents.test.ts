@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { agentCmd, autoTask, checkpointTask, git, makeProject, ofType, prompts, ralfRun, readState, stableCliPath } from './helpers.js';
+import { alive } from '../helpers/processes.js';
 
 const TWO_FILES = [autoTask(1, 'Write a and b', ['a.txt', 'b.txt'])];
 
@@ -247,20 +248,6 @@ describe('ralf run: Ctrl-C and resume', () => {
     expect(ofType(again.events, 'task_end')[0]).toMatchObject({ outcome: 'passed', iterations: 2 });
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A killed process whose parent is gone may linger as a zombie until init reaps it.
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCheckLedger, parseLedger, reapOrphanChecks } from '../../src/verify/orphan-checks.js';
 import { tempDir } from '../helpers/cli.js';
+import { alive, waitGone } from '../helpers/processes.js';
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -25,20 +26,6 @@ function group(): number {
 const startOf = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
-const waitGone = async (pid: number) => {
-  for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
-  return !alive(pid);
 };
 
 describe('check ledger', () => {
@@ -65,7 +52,7 @@ describe('check ledger', () => {
     const reused = group(); // stands for a pid reused by an unrelated process: its start time differs
     writeFileSync(join(d, `.checks-${dead}`), `ralf ${dead} 1\ngroup ${orphan} ${startOf(orphan)}\ngroup ${reused} 1\n`);
     expect(reapOrphanChecks(d)).toEqual([orphan]);
-    expect(await waitGone(orphan)).toBe(true);
+    expect(await waitGone(orphan, 3000)).toBe(true);
     expect(alive(reused)).toBe(true);
     expect(existsSync(join(d, `.checks-${dead}`))).toBe(false);
   });

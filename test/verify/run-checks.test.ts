@@ -5,7 +5,8 @@ import type { Check } from '../../src/plan/model.js';
 import { runChecks, type RunChecksOptions } from '../../src/verify/run-checks.js';
 import { formatCommandForDisplay } from '../../src/verify/describe.js';
 import { tempDir } from '../helpers/cli.js';
-import { fixture, isAlive, pidFrom, waitGone } from './helpers.js';
+import { alive, waitGone } from '../helpers/processes.js';
+import { fixture, pidFrom } from './helpers.js';
 
 const source = { element: 'verify', line: 1 };
 const cmd = (command: string): Check => ({ kind: 'command_succeeds', command, source });
@@ -111,7 +112,7 @@ describe('runChecks: shell commands', () => {
     expect(r).toMatchObject({ passed: true, exit_code: 0 });
     const daemon = pidFrom(r!.output_tail, 'daemon');
     // Out of our reach by design; clean up after the test.
-    if (isAlive(daemon)) process.kill(daemon, 'SIGKILL');
+    if (alive(daemon)) process.kill(daemon, 'SIGKILL');
   });
 
   it('cleans up background processes a passing check left in its group', async () => {
