@@ -22,7 +22,7 @@ import { lastLines } from './tail.js';
 import { mark } from './timing.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
-import type { CheckResult, Handoff, LoopState, StopReason, Verdict } from './types.js';
+import type { CheckResult, Handoff, LoopState, PlanState, StopReason, Verdict } from './types.js';
 
 export interface VerifyOptions extends ConfigOptions {
   planPath: string;
@@ -211,7 +211,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   });
 
   // A loop that already stopped answers at once: no checks, no iteration.
-  const before = getLoop(readPlanStateFile(loaded.paths.state), scope.scope, scope.taskNumber);
+  const stateBefore = readPlanStateFile(loaded.paths.state);
+  const before = getLoop(stateBefore, scope.scope, scope.taskNumber);
   if (before && isFinal(before)) {
     const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });
     return outcome(r.decision, r.loop, []);
@@ -233,7 +234,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // task, so uncommitted changes are this task's), else the tree at this first verify.
   const git = deps.git.insideGit(root);
   let startRef = before?.start_ref ?? null;
-  if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(loaded);
+  if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(stateBefore);
   const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
   // The snapshot is the code being verified: take it while the checks run (git and the
   // check overlap instead of adding up).
@@ -315,8 +316,7 @@ function signalName(signal: AbortSignal | undefined): string | null {
   return typeof reason === 'string' ? reason : null;
 }
 
-function earliestTaskStart(loaded: LoadedPlan): string | null {
-  const state = readPlanStateFile(loaded.paths.state);
+function earliestTaskStart(state: PlanState | null): string | null {
   const loops = Object.values(state?.tasks ?? {}).filter((l) => l.start_ref && l.started_at);
   loops.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
   return loops[0]?.start_ref ?? null;
