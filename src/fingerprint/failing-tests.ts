@@ -6,7 +6,7 @@
  */
 import { toLines, type Line } from './lines.js';
 import { normalizeName } from './normalize.js';
-import { failureUnits } from './units.js';
+import { failureUnits, type FailureUnit } from './units.js';
 
 const MARKERS: RegExp[] = [
   // vitest / jest trees: `× suite > name 12ms`, `✕ name (3 ms)`
@@ -31,11 +31,25 @@ function markerNames(lines: Line[]): string[] {
   return out;
 }
 
+function sortedNames(raw: string[]): string[] {
+  const names = new Set(raw.map((n) => normalizeName(n)).filter((n) => n !== ''));
+  return [...names].sort();
+}
+
 /** Failing test names recognisable in vitest/jest/pytest/go/cargo/TAP/node/mocha-ish output. */
 export function failingTests(output: string): string[] {
   const lines = toLines(output);
   const units = failureUnits(lines);
-  const raw = units.length > 0 ? units.map((u) => u.name) : markerNames(lines);
-  const names = new Set(raw.map((n) => normalizeName(n)).filter((n) => n !== ''));
-  return [...names].sort();
+  return sortedNames(units.length > 0 ? units.map((u) => u.name) : markerNames(lines));
+}
+
+/**
+ * The failing units of already-parsed lines: test names (blocks, else one-line markers),
+ * else what `fallback` finds (the fingerprint passes the distinct error diagnostics).
+ */
+export function unitNames(lines: Line[], units: FailureUnit[], fallback: (lines: Line[]) => string[]): string[] {
+  if (units.length > 0) return sortedNames(units.map((u) => u.name));
+  const markers = markerNames(lines);
+  if (markers.length > 0) return sortedNames(markers);
+  return [...new Set(fallback(lines))].sort();
 }

@@ -46,6 +46,7 @@ import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } fr
 import {
   SCORE_EXCEPTION,
   SCORE_LOCATED,
+  SCORE_STRONG,
   SCORE_WRAPPER,
   errorScore,
   isTracebackStart,
@@ -55,6 +56,7 @@ import {
   tracebackException,
 } from './signals.js';
 import { failureUnits, valueDetails, type FailureUnit } from './units.js';
+import { unitNames } from './failing-tests.js';
 
 export interface FingerprintResult {
   /** One line, at most ~200 characters. */
@@ -63,6 +65,13 @@ export interface FingerprintResult {
   line: number | null;
   /** The tool that produced the output, when recognisable. */
   tool: string | null;
+  /**
+   * The SET of failing units the output reports, normalised and sorted: failing test names
+   * when a runner prints per-test failures, else the distinct error diagnostics
+   * (`file: error CODE: message`). Empty when the output names none. Lets the loop tell
+   * "fixed one of N" (the set shrank) from "the same failure" whatever unit sorts first.
+   */
+  failing_units: string[];
 }
 
 export interface FingerprintOptions {
@@ -348,6 +357,26 @@ function diffChange(lines: Line[]): string {
   return '';
 }
 
+/** At most this many units are listed (a run with thousands of failures stays small). */
+const MAX_UNITS = 500;
+
+/**
+ * The distinct error diagnostics of a compiler or linter run (`cart.ts: error TS2339: …`),
+ * as failing units when no test runner reported any: fixing one of three type errors
+ * shrinks the set. Only strong, located errors count (not warnings, notes or wrappers).
+ */
+function diagnosticUnits(lines: Line[]): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
+    const t = lines[i]!.text;
+    if (t.length === 0 || !/\d/.test(t) || classifyLine(t) !== 'text' || errorScore(t) < SCORE_STRONG) continue;
+    const diag = parseDiagnostic(lines, i);
+    if (!diag || diag.file === null || (diag.severity !== null && !/error/.test(diag.severity))) continue;
+    out.add(truncate(stripLogPrefix(normalizeValues(renderDiagnostic(diag))), MAX_LENGTH));
+  }
+  return [...out];
+}
+
 function lastMeaningful(lines: Line[]): number {
   for (let i = lines.length - 1; i >= 0; i--) if (classifyLine(lines[i]!.text) === 'text') return i;
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.text.trim() !== '') return i;
@@ -361,21 +390,23 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
   const lines = toLines(output);
   const tool = detectTool(lines);
   const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
-  if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool };
+  if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool, failing_units: [] };
 
-  const unit = pickUnit(failureUnits(lines));
+  const units = failureUnits(lines);
+  const failing_units = unitNames(lines, units, diagnosticUnits);
+  const unit = pickUnit(units);
   if (unit) {
     const r = fromUnit(lines, unit);
-    return { fingerprint: r.text, line: r.line, tool };
+    return { fingerprint: r.text, line: r.line, tool, failing_units };
   }
 
   const { index, score } = strongestLine(lines);
   if (index < 0) {
     const diff = diffChange(lines);
-    if (diff) return { fingerprint: diff, line: null, tool };
+    if (diff) return { fingerprint: diff, line: null, tool, failing_units };
     const last = lastMeaningful(lines);
     const text = last >= 0 ? stripLogPrefix(normalizeValues(lines[last]!.text)) : '';
-    return { fingerprint: truncate(`${text || NO_OUTPUT}${exit}`, MAX_LENGTH), line: last >= 0 ? lines[last]!.no : null, tool };
+    return { fingerprint: truncate(`${text || NO_OUTPUT}${exit}`, MAX_LENGTH), line: last >= 0 ? lines[last]!.no : null, tool, failing_units };
   }
 
   const parts: string[] = [];
@@ -397,5 +428,5 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
   const where = pythonFrame(lines, index);
   if (where) parts.push(where);
   else if (!parseDiagnostic(lines, index)) parts.push(rootCause(lines, index), crashSite(lines, index));
-  return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool };
+  return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool, failing_units };
 }

@@ -22,13 +22,13 @@ describe('ralf fingerprint', () => {
   it('--json adds the source line and the tool', async () => {
     const r = await runCli(['fingerprint', '--json', fixture]);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(String(r.stdout))).toEqual({ fingerprint: expected, line: 1, tool: 'tsc' });
+    expect(JSON.parse(String(r.stdout))).toEqual({ fingerprint: expected, line: 1, tool: 'tsc', failing_units: [expected] });
   });
 
   it('empty input gives "(no output)"', async () => {
     const r = await runCli(['fingerprint', '--json'], { stdin: 'pipe', input: '' });
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(String(r.stdout))).toEqual({ fingerprint: '(no output)', line: null, tool: null });
+    expect(JSON.parse(String(r.stdout))).toEqual({ fingerprint: '(no output)', line: null, tool: null, failing_units: [] });
   });
 
   it('a relative FILE resolves against --cwd', async () => {

@@ -10,7 +10,7 @@ const fp = (text: string) => fingerprint(text).fingerprint;
 
 describe('fingerprint: shape', () => {
   it('empty or blank input gives a stable one-line fingerprint', () => {
-    expect(fingerprint('')).toEqual({ fingerprint: NO_OUTPUT, line: null, tool: null });
+    expect(fingerprint('')).toEqual({ fingerprint: NO_OUTPUT, line: null, tool: null, failing_units: [] });
     expect(fp('\n  \n\u001b[0m\n')).toBe(NO_OUTPUT);
     expect(fingerprint('', { exitCode: 3 }).fingerprint).toBe(`${NO_OUTPUT} (exit 3)`);
   });
