@@ -44,6 +44,7 @@ export const Checks = strictObject({
 export const Run = strictObject({
   iteration_timeout_seconds: optional(intIn(1, 86_400, '`ralf run`: kill an agent iteration after this many seconds (default 900).')),
   commit: optional(boolean().check(describe('`ralf run`: commit each task that passes (default true).'))),
+  commit_timeout_seconds: optional(intIn(1, 86_400, "`ralf run`: kill a task's commit (its hooks) after this many seconds (default 300).")),
   backoff_seconds: optional(
     array(number().check(minimum(0), maximum(3600))).check(
       minLength(1),
@@ -77,6 +78,7 @@ export const RUNTIME_DEFAULTS = {
   iteration_timeout_seconds: 900,
   backoff_seconds: [1, 2, 4, 8, 16],
   commit: true,
+  commit_timeout_seconds: 300,
 } as const;
 
 /** The built-in defaults layer (the seed's block). */

@@ -24,3 +24,15 @@ export function normalizeRelPath(path: string): string {
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   return p;
 }
+
+/**
+ * A path as a pathspec that matches exactly that path (or, for a directory, what is under
+ * it): `:(literal)` turns off glob characters, so a file named `*` is that file.
+ */
+export function literalPathspec(path: string): string {
+  // Not normalizeRelPath: spaces at either end are part of a file's name.
+  let p = path.replace(/\/{2,}/g, '/');
+  while (p.startsWith('./') && p.length > 2) p = p.slice(2);
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return `:(literal)${p}`;
+}

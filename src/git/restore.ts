@@ -3,6 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { rawChanges } from './diff.js';
+import { literalPathspec } from './pathspec.js';
 import { runGit, GitError } from './run-git.js';
 import { snapshotWorkingTree } from './snapshot.js';
 import { withTempIndex } from './temp-index.js';
@@ -20,7 +21,7 @@ const GITLINK = '160000';
 
 /**
  * Puts the working tree back to a snapshot (`snapshotWorkingTree`), within `paths`
- * when given (an empty list restores nothing): files changed or deleted since are
+ * (literal paths or directories, never patterns) when given (an empty list restores nothing): files changed or deleted since are
  * written back, files added since are removed (then their emptied directories).
  *
  * Only what the snapshot machinery sees is touched: ignored files are never removed
@@ -34,7 +35,9 @@ export async function restoreTree(root: string, tree: string, paths?: string[]):
   if (paths !== undefined && paths.every((p) => p.trim() === '')) return result;
   const now = await snapshotWorkingTree(root);
   if (now === null) throw new GitError(['restore'], null, `${root} is not inside a git working tree`);
-  const changes = await rawChanges(root, tree, now, paths);
+  // Paths, not patterns: a file named `*` or `[ab].ts` is restored alone.
+  const specs = paths?.filter((p) => p.trim() !== '').map(literalPathspec);
+  const changes = await rawChanges(root, tree, now, specs);
   if (changes.length === 0) return result;
 
   const rootAbs = resolve(root);

@@ -25,7 +25,8 @@ import { runAgentAttempts } from './agent-attempts.js';
 import { sleep as realSleep } from './backoff.js';
 import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
 import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
-import { commitChanges, commitMessage, insideGit, revertTo, snapshot } from './git-ops.js';
+import { commitMessage, insideGit, type RevertResult } from './git-ops.js';
+import { IterationSnapshots } from './iteration-snapshots.js';
 import { buildPrompt, type PromptInput } from './prompt.js';
 import { displayTaskName } from '../report/format.js';
 import { writeLoopReport } from './report.js';
@@ -80,6 +81,8 @@ export interface DriverOptions {
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
+  /** How long a task's commit (its hooks) may take; default 300 s. */
+  commitTimeoutMs?: number;
 }
 
 export interface DriverResult {
@@ -124,6 +127,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   const env = o.env ?? process.env;
   const effective = o.config;
   const cfg = effective.config;
+  // What the agents changed, per plan: the only paths a restore or a commit touches.
+  const touchesByPlan = new Map<string, IterationSnapshots>();
+  const touchesOf = (plan: Plan): IterationSnapshots => {
+    let t = touchesByPlan.get(plan.id);
+    if (!t) touchesByPlan.set(plan.id, (t = new IterationSnapshots(root, plan.id, (message) => emitRaw({ type: 'warning', message }), now)));
+    return t;
+  };
 
   emitRaw({
     type: 'run_start',
@@ -254,8 +264,6 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       await o.engine.startTask({ planPath: plan.path, taskNumber: n, deps: o.engine.deps, cwd, env });
       loop = loopOf(readPlanState(root, plan.id), n);
     }
-    // Where the task started: what a failed task is restored to. The plan-level loop restores nothing.
-    const startTree = n === null ? null : (loop?.start_ref ?? (await snapshot(root)));
     const maxIterations = loop?.max_iterations ?? cfg.max_iterations;
     emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: maxIterations, earlier: null });
 
@@ -264,7 +272,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     let verifyFirst = n === null && iterationsOf(loop) === 0;
     for (;;) {
       const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
-      if (budget) return budgetStop(plan, n, name, budget, startTree);
+      if (budget) return budgetStop(plan, n, name, budget);
       if (o.signal.aborted) return interrupted(plan, n, name);
       if (stopFlagPresent(root)) return interrupted(plan, n, name, 'stop_flag');
 
@@ -276,7 +284,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (verifyFirst) {
         verifyFirst = false;
       } else {
-        const iterTree = await snapshot(root);
+        const before = await touchesOf(plan).before(n, iteration);
         const prompt = buildPrompt({
           plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
           task,
@@ -308,6 +316,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           sleep: o.sleep ?? realSleep,
         });
         tokens += attempt.tokens;
+        // Measured whatever happened (even Ctrl-C): these are the paths this task may restore or commit.
+        const changed = await touchesOf(plan).after(n, before);
         if (attempt.kind === 'aborted') return interrupted(plan, n, name);
         if (attempt.kind === 'agent_failed') {
           // Nothing recorded in the loop: the iteration never happened, `ralf run` again retries it.
@@ -315,18 +325,21 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         }
 
         const proc = attempt.process;
-        if (proc.timedOut && iterTree) {
-          const r = await revertTo(root, iterTree);
-          emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'iteration', files: r.files, saved_as: r.saved_as, why: `iteration ${iteration} timed out` });
+        if (proc.timedOut && before) {
+          try {
+            emitRevert(plan, n, 'iteration', await touchesOf(plan).revertIteration(n, before, changed), `iteration ${iteration} timed out`);
+          } catch (err) {
+            emitRaw({ type: 'warning', message: `could not restore the files of the timed-out iteration: ${(err as Error).message.split('\n')[0]}` });
+          }
           const b = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
-          if (b) return budgetStop(plan, n, name, b, startTree);
+          if (b) return budgetStop(plan, n, name, b);
           notes.push({ iteration, note: `the agent was killed after ${Math.round(timeoutMs / 1000)} s (iteration timeout) and its partial changes were reverted; take smaller steps` });
         }
 
         if (attempt.promise?.kind === 'blocked') {
           const reason = attempt.promise.reason || 'the agent said BLOCKED without a reason';
           const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
-          await revertTask(plan, n, startTree, 'blocked');
+          await revertTask(plan, n, 'blocked');
           return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: null, halt: null }, r.handoff, reason);
         }
         said = attempt.promise?.kind === 'done';
@@ -355,7 +368,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
       if (v.verdict === 'pass') {
         let commit: string | null = null;
-        if (n !== null && o.commit && startTree) commit = await commitTask(plan, n, name, startTree);
+        if (n !== null && o.commit) commit = await commitTask(plan, n, name);
         if (n !== null) {
           memory.tasks[String(n)] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
           writeRunMemory(root, memory);
@@ -363,7 +376,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         return finish(plan, n, name, { outcome: 'passed', stop_reason: 'success', iterations: v.iteration, commit, halt: null }, null, v.message);
       }
       if (v.verdict === 'stop') {
-        await revertTask(plan, n, startTree, v.stop_reason ?? 'stopped');
+        await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         return finish(
           plan,
@@ -400,7 +413,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
     const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
     if (budget) return finish(plan, n, displayTaskName(task.name), { outcome: 'budget', stop_reason: budget.reason, iterations: 0, commit: null, halt: { outcome: 'budget', reason: budget.reason, detail: budget.detail } }, null, budget.detail);
-    const startTree = await snapshot(root);
+    const before = await touchesOf(plan).before(n, 1);
     const prompt = buildPrompt({
       plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
       task,
@@ -429,21 +442,19 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       sleep: o.sleep ?? realSleep,
     });
     tokens += attempt.tokens;
+    await touchesOf(plan).after(n, before);
     if (attempt.kind === 'aborted') return finish(plan, n, displayTaskName(task.name), { outcome: 'interrupted', stop_reason: 'interrupted', iterations: 0, commit: null, halt: { outcome: 'interrupted', reason: 'interrupted', detail: 'interrupted while the agent ran' } }, null, null);
     if (attempt.kind === 'agent_failed') return finish(plan, n, displayTaskName(task.name), { outcome: 'agent_failed', stop_reason: null, iterations: 0, commit: null, halt: { outcome: 'agent_failed', reason: attempt.reason, detail: attempt.detail } }, null, attempt.detail);
     if (attempt.process.timedOut || attempt.promise?.kind === 'blocked') {
       const why = attempt.process.timedOut ? 'timed out' : 'blocked';
-      if (startTree) {
-        const r = await revertTo(root, startTree);
-        emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'task', files: r.files, saved_as: r.saved_as, why });
-      }
+      await revertTask(plan, n, why);
       const detail = attempt.promise?.kind === 'blocked' ? attempt.promise.reason : 'the agent timed out';
       memory.tasks[String(n)] = { outcome: 'blocked', commit: null, at: new Date(now()).toISOString() };
       writeRunMemory(root, memory);
       return finish(plan, n, displayTaskName(task.name), { outcome: 'blocked', stop_reason: null, iterations: 0, commit: null, halt: null }, null, detail);
     }
     let commit: string | null = null;
-    if (o.commit && startTree) commit = await commitTask(plan, n, task.name, startTree);
+    if (o.commit) commit = await commitTask(plan, n, task.name);
     memory.tasks[String(n)] = { outcome: 'ran_once', commit, at: new Date(now()).toISOString() };
     writeRunMemory(root, memory);
     return finish(plan, n, displayTaskName(task.name), { outcome: 'ran_once', stop_reason: null, iterations: 0, commit, halt: null }, null, 'ran once without verification (not looped)');
@@ -451,9 +462,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
   // ------------------------------------------------------------------ helpers
 
-  async function budgetStop(plan: Plan, n: number | null, name: string, budget: NonNullable<ReturnType<typeof exhaustedBudget>>, startTree: string | null): Promise<TaskEnd> {
+  async function budgetStop(plan: Plan, n: number | null, name: string, budget: NonNullable<ReturnType<typeof exhaustedBudget>>): Promise<TaskEnd> {
     const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'budget_exhausted', budget: budget.budget, detail: budget.detail }, deps: o.engine.deps, cwd, env });
-    await revertTask(plan, n, startTree, budget.reason);
+    await revertTask(plan, n, budget.reason);
     return finish(plan, n, name, { outcome: 'budget', stop_reason: budget.reason, iterations: r.iteration, commit: null, halt: { outcome: 'budget', reason: budget.reason, detail: budget.detail } }, r.handoff, budget.detail);
   }
 
@@ -470,20 +481,26 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations, commit: null, halt: { outcome: 'interrupted', reason: cause === 'stop_flag' ? 'stop_flag' : 'interrupted', detail } }, null, detail);
   }
 
-  async function revertTask(plan: Plan, n: number | null, startTree: string | null, why: string): Promise<void> {
-    if (n === null || !startTree) return;
+  /** Restores what the agents changed in this task (nothing else); the plan-level loop restores nothing. */
+  async function revertTask(plan: Plan, n: number | null, why: string): Promise<void> {
+    if (n === null) return;
     try {
-      const r = await revertTo(root, startTree);
-      emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope: 'task', files: r.files, saved_as: r.saved_as, why });
+      emitRevert(plan, n, 'task', await touchesOf(plan).revertTask(n), why);
     } catch (err) {
-      emitRaw({ type: 'warning', message: `could not restore task ${n}'s files: ${(err as Error).message}` });
+      emitRaw({ type: 'warning', message: `could not restore task ${n}'s files (they are left as they are): ${(err as Error).message.split('\n')[0]}` });
     }
   }
 
-  async function commitTask(plan: Plan, n: number, name: string, startTree: string): Promise<string | null> {
+  function emitRevert(plan: Plan, n: number | null, scope: 'iteration' | 'task', r: RevertResult, why: string): void {
+    emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope, files: r.files, saved_as: r.saved_as, restore_command: r.restore_command, why });
+    for (const s of r.skipped) emitRaw({ type: 'warning', message: `not restored: ${s.path}: ${s.reason}` });
+  }
+
+  /** Commits what the agents changed in this task (nothing else, whatever else is staged or dirty). */
+  async function commitTask(plan: Plan, n: number, name: string): Promise<string | null> {
     const message = commitMessage(plan.id, name);
     try {
-      const c = await commitChanges(root, startTree, message);
+      const c = await touchesOf(plan).commitTask(n, message, o.commitTimeoutMs);
       if (!c) return null;
       emitRaw({ type: 'commit', plan_id: plan.id, task: n, sha: c.sha, message, files: c.files });
       return c.sha;

@@ -62,7 +62,7 @@ export type RunEventBody =
       detail: string;
     }
   | { type: 'backoff'; plan_id: string; task: number | null; iteration: number; attempt: number; reason: string; delay_ms: number; detail: string }
-  | { type: 'revert'; plan_id: string; task: number | null; scope: 'iteration' | 'task'; files: string[]; saved_as: string | null; why: string }
+  | { type: 'revert'; plan_id: string; task: number | null; scope: 'iteration' | 'task'; files: string[]; saved_as: string | null; restore_command: string | null; why: string }
   | {
       type: 'verify';
       plan_id: string;

@@ -1,16 +1,20 @@
 /**
- * The driver's git actions around a task: commit a passed task (GSD's per-task commit
- * protocol: stage the changed files one by one, never `git add -A` / `git add .`), and put
- * a failed task's files back to where the task started so the next task starts clean
- * (the attempt is kept as a snapshot tree, so nothing is lost). `.planning/ralf/` is never
- * staged or restored.
+ * The driver's git actions on the paths an agent changed (src/run/iteration-snapshots.ts
+ * measures them): commit a passed task's paths (GSD's per-task commit protocol), and put a
+ * failed attempt's paths back to what they held before the agent touched them, keeping the
+ * attempt under a ref (`refs/ralf/attempts/...`) so `git gc` cannot drop it.
+ *
+ * Every path is passed to git as a literal pathspec (a file named `*` is that file), and the
+ * user's index is never used for staging: a commit is built in a private index (HEAD plus
+ * the agent's paths), so a failing or hanging hook leaves the user's staging as it was.
+ * `.planning/ralf/` is never committed or restored.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { changedFiles } from '../git/diff.js';
+import { spawn } from 'node:child_process';
 import { restoreTree } from '../git/restore.js';
-import { runGit } from '../git/run-git.js';
+import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
+import { GitError, gitText, runGit } from '../git/run-git.js';
 import { snapshotWorkingTree } from '../git/snapshot.js';
+import { withTempIndex } from '../git/temp-index.js';
 import { insideGit } from '../engine/git-adapter.js';
 
 export { insideGit };
@@ -20,12 +24,35 @@ export async function snapshot(root: string): Promise<string | null> {
   return snapshotWorkingTree(root);
 }
 
-/** Files changed since `fromTree` (renames give both paths), `.planning/ralf/` excluded. */
-export async function changedSince(root: string, fromTree: string): Promise<string[]> {
-  const now = await snapshotWorkingTree(root);
-  if (now === null || now === fromTree) return [];
-  const changes = await changedFiles(root, fromTree, now);
-  return [...new Set(changes.flatMap((c) => (c.old_path ? [c.old_path, c.path] : [c.path])))].filter((p) => !p.startsWith('.planning/ralf/'));
+/** One path's difference between two trees: modes and blob ids (`000000`/zeros: absent). */
+export interface PathChange {
+  path: string;
+  old_mode: string;
+  new_mode: string;
+  old_blob: string;
+  new_blob: string;
+}
+
+const ABSENT_MODE = '000000';
+const GITLINK = '160000';
+
+/**
+ * Paths that differ between two trees (no rename detection: a rename is its two paths),
+ * within `paths` (literal, root-relative) when given; `.planning/ralf/` never included.
+ */
+export async function pathChanges(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<PathChange[]> {
+  if (fromTree === toTree) return [];
+  if (paths !== undefined && paths.length === 0) return [];
+  const specs = paths === undefined ? ['.'] : paths.map(literalPathspec);
+  const r = await runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', '--relative', fromTree, toTree, '--', ...specs, `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
+  const fields = r.stdout.toString('utf8').split('\0');
+  const out: PathChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // `:100644 100644 <old blob> <new blob> M` then the path.
+    const [oldMode = '', newMode = '', oldBlob = '', newBlob = ''] = (fields[i] ?? '').replace(/^:/, '').split(' ');
+    out.push({ path: fields[i + 1] ?? '', old_mode: oldMode, new_mode: newMode, old_blob: oldBlob, new_blob: newBlob });
+  }
+  return out;
 }
 
 export interface CommitResult {
@@ -39,33 +66,164 @@ export function commitMessage(planId: string, taskName: string): string {
   return `feat(${planId}): ${name}`;
 }
 
-/** Commits what changed since `fromTree`; null when nothing changed. Throws GitError when git refuses (hooks, identity). */
-export async function commitChanges(root: string, fromTree: string, message: string): Promise<CommitResult | null> {
-  const files = await changedSince(root, fromTree);
-  if (files.length === 0) return null;
-  const present = files.filter((f) => existsSync(join(root, f)));
-  const gone = files.filter((f) => !existsSync(join(root, f)));
-  if (present.length > 0) await runGit(['add', '--', ...present], { cwd: root });
-  if (gone.length > 0) await runGit(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...gone], { cwd: root });
-  // Paths after `--` commit only these files, whatever else the user had staged.
-  await runGit(['commit', '--quiet', '-m', message, '--', ...files], { cwd: root });
-  const sha = (await runGit(['rev-parse', 'HEAD'], { cwd: root })).stdout.toString('utf8').trim();
+/** How long a commit (its hooks: formatters, linters, tests) may take before it is killed. */
+export const DEFAULT_COMMIT_TIMEOUT_MS = 300_000;
+
+/**
+ * Commits exactly `changes` (each path with its content in the working tree snapshot, or
+ * its removal) on top of HEAD; null when that would change nothing. The commit is built in
+ * a private index holding HEAD plus these paths, so whatever the user staged stays staged
+ * and out of the commit, and a failed hook leaves no staging behind; hooks run with that
+ * index (as with `git commit -- <paths>`). After the commit the user's index entries of
+ * these paths are set to the committed content (again as `git commit -- <paths>` does).
+ * Throws GitError when git refuses (a hook, no identity) or the commit takes longer than
+ * `timeoutMs` (its process group is killed).
+ */
+export async function commitPaths(root: string, changes: PathChange[], message: string, timeoutMs = DEFAULT_COMMIT_TIMEOUT_MS): Promise<CommitResult | null> {
+  const entries = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK);
+  if (entries.length === 0) return null;
+  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const realIndex = await gitText(['rev-parse', '--git-path', 'index'], { cwd: root });
+  const info = entries.map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
+  const committed = await withTempIndex(root, { copyFrom: realIndex }, async (env) => {
+    if (head) await runGit(['read-tree', head], { cwd: root, env });
+    else await runGit(['read-tree', '--empty'], { cwd: root, env });
+    await runGit(['update-index', '--index-info'], { cwd: root, env, input: `${info}\n` });
+    const tree = await gitText(['write-tree'], { cwd: root, env });
+    if (head && tree === (await gitText(['rev-parse', `${head}^{tree}`], { cwd: root }))) return false;
+    await gitWithTimeout(['commit', '--quiet', '--no-edit', '-m', message], root, env, timeoutMs);
+    return true;
+  });
+  if (!committed) return null;
+  const sha = await gitText(['rev-parse', 'HEAD'], { cwd: root });
+  const files = entries.map((c) => c.path).sort();
+  // The user's index: these paths now match the commit (everything else stays as it was).
+  await runGit(['reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: root, input: `${files.map(literalPathspec).join('\0')}\0` }).catch(() => undefined);
   return { sha, files };
 }
 
 export interface RevertResult {
   files: string[];
-  /** A tree holding the working tree before the revert (the failed attempt). */
+  /** The ref holding the failed attempt (a commit of the working tree before the revert). */
   saved_as: string | null;
+  /** A command that brings the attempt's files back, or null when nothing was saved. */
+  restore_command: string | null;
   skipped: Array<{ path: string; reason: string }>;
 }
 
-/** Restores the files changed since `toTree` back to it. */
-export async function revertTo(root: string, toTree: string): Promise<RevertResult> {
-  const saved = await snapshotWorkingTree(root);
-  if (saved === null || saved === toTree) return { files: [], saved_as: null, skipped: [] };
-  const files = await changedSince(root, toTree);
-  if (files.length === 0) return { files: [], saved_as: null, skipped: [] };
-  const r = await restoreTree(root, toTree, files);
-  return { files: [...r.restored, ...r.removed].sort(), saved_as: saved, skipped: r.skipped };
+export interface AttemptRef {
+  /** e.g. `refs/ralf/attempts/01-02/task-3/20261123T213500123Z` (made unique if taken). */
+  ref: string;
+  message: string;
+}
+
+/**
+ * Restores each path to its content in its base tree (`bases`: path → the snapshot taken
+ * before the agent first changed it). The working tree before the restore is first kept as
+ * a commit under `keep.ref`, so nothing the agent wrote is lost.
+ */
+export async function restorePaths(root: string, bases: Map<string, string>, keep: AttemptRef): Promise<RevertResult> {
+  const none: RevertResult = { files: [], saved_as: null, restore_command: null, skipped: [] };
+  if (bases.size === 0) return none;
+  const now = await snapshotWorkingTree(root);
+  if (now === null) return none;
+  const byBase = new Map<string, string[]>();
+  for (const [path, base] of bases) byBase.set(base, [...(byBase.get(base) ?? []), path]);
+  const differing: Array<{ base: string; changes: PathChange[] }> = [];
+  for (const [base, paths] of byBase) {
+    const changes = await pathChanges(root, base, now, paths);
+    if (changes.length > 0) differing.push({ base, changes });
+  }
+  if (differing.length === 0) return none;
+
+  const ref = await keepAttempt(root, now, keep);
+  const result: RevertResult = { files: [], saved_as: ref, restore_command: null, skipped: [] };
+  for (const { base, changes } of differing) {
+    const r = await restoreTree(root, base, changes.map((c) => c.path));
+    result.files.push(...r.restored, ...r.removed);
+    result.skipped.push(...r.skipped);
+  }
+  result.files.sort();
+  const inAttempt = differing.flatMap((d) => d.changes.filter((c) => c.new_mode !== ABSENT_MODE && c.new_mode !== GITLINK).map((c) => c.path)).sort();
+  result.restore_command = restoreCommand(root, ref, inAttempt);
+  return result;
+}
+
+/** A commit of `tree` (parent: HEAD when there is one) under a new ref of the `keep.ref` name. */
+async function keepAttempt(root: string, tree: string, keep: AttemptRef): Promise<string> {
+  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  // Authored by ralf: the user's identity may be unset, and this is ralf's safety copy.
+  const who = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
+  const sha = await gitText(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', keep.message], { cwd: root, env: who });
+  for (let i = 1; ; i++) {
+    const ref = i === 1 ? keep.ref : `${keep.ref}-${i}`;
+    // The empty old value: create only, never move someone else's ref.
+    const r = await runGit(['update-ref', ref, sha, ''], { cwd: root, okCodes: [0, 128] });
+    if (r.code === 0) return ref;
+    if (i >= 20) throw new GitError(['update-ref', ref, sha], r.code, r.stderr);
+  }
+}
+
+/** `refs/ralf/attempts/<plan>/task-<n>/<UTC time>`; unsafe characters of the plan id become `-`. */
+export function attemptRefName(planId: string, task: number | null, at: Date): string {
+  const plan = planId.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|\.+$|\.lock$/g, '') || 'plan';
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `refs/ralf/attempts/${plan}/${task === null ? 'plan' : `task-${task}`}/${stamp}`;
+}
+
+/** `git restore --source=<ref> -- <files>` (with `-C <root>` when not run from the root), shell-quoted. */
+export function restoreCommand(root: string, ref: string, files: string[], cwd = process.cwd()): string | null {
+  if (files.length === 0) return null;
+  const where = cwd === root ? [] : ['-C', root];
+  const specs = files.map((f) => (/[*?[\]\\]|^:/.test(f) ? literalPathspec(f) : f));
+  return ['git', ...where, 'restore', `--source=${ref}`, '--', ...specs].map(shellQuote).join(' ');
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Runs git in its own process group with a time limit: a hook that hangs (or waits for a
+ * passphrase) is killed with everything it started (SIGTERM, SIGKILL 3 s later).
+ */
+function gitWithTimeout(args: string[], cwd: string, extraEnv: Record<string, string>, timeoutMs: number): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_PREFIX', 'GIT_COMMON_DIR', 'GIT_NAMESPACE']) delete env[key];
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0' }, extraEnv);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.on('data', () => undefined);
+    child.stderr.on('data', (c: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += c.toString('utf8');
+    });
+    let timedOut = false;
+    const kill = (sig: NodeJS.Signals) => {
+      try {
+        if (child.pid) process.kill(-child.pid, sig);
+      } catch {
+        /* gone */
+      }
+    };
+    let hard: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill('SIGTERM');
+      hard = setTimeout(() => kill('SIGKILL'), 3000);
+    }, timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(new GitError(args, null, e.message));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (hard) clearTimeout(hard);
+      // Whatever a killed hook left in the group goes too.
+      if (timedOut) kill('SIGKILL');
+      if (timedOut) return reject(new GitError(args, null, `timed out after ${Math.round(timeoutMs / 1000)} s (a hook that hangs or waits for input?); killed`));
+      if (code !== 0) return reject(new GitError(args, code, stderr));
+      resolve();
+    });
+  });
 }

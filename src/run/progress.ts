@@ -111,7 +111,10 @@ export function progressSink(opts: ProgressOptions): RunEventSink {
           say(`    ${c.yellow(`${e.reason}`)}: ${short(e.detail, 80)}; retrying in ${formatElapsed(e.delay_ms)} (attempt ${e.attempt + 1}, not an iteration)`);
           break;
         case 'revert':
-          if (e.files.length > 0) say(`    ${c.dim(`reverted ${e.files.length} file(s) (${e.why})${e.saved_as ? `; the attempt is saved as ${e.saved_as.slice(0, 12)}` : ''}`)}`);
+          if (e.files.length > 0) {
+            say(`    ${c.dim(`reverted ${e.files.length} file(s) the agent changed (${e.why})${e.saved_as ? `; the attempt is kept as ${e.saved_as}` : ''}`)}`);
+            if (e.restore_command) say(`    ${c.dim(`to get it back: ${e.restore_command}`)}`);
+          }
           break;
         case 'verify': {
           st.fingerprint = e.fingerprint;

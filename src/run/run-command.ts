@@ -64,6 +64,7 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
       budgets: { duration_ms: o.durationMs, max_tokens: o.maxTokens ?? target.limits.max_tokens ?? null },
       iterationTimeoutMs: o.iterationTimeoutMs ?? (runCfg.iteration_timeout_seconds ?? RUNTIME_DEFAULTS.iteration_timeout_seconds) * 1000,
       commit: o.commit ?? runCfg.commit ?? RUNTIME_DEFAULTS.commit,
+      commitTimeoutMs: (runCfg.commit_timeout_seconds ?? RUNTIME_DEFAULTS.commit_timeout_seconds) * 1000,
       backoffSeconds: o.backoffSeconds ?? runCfg.backoff_seconds ?? [...RUNTIME_DEFAULTS.backoff_seconds],
       resumeSignal: o.resumeSignal,
       sink,

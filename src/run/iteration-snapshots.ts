@@ -1,0 +1,191 @@
+/**
+ * Which paths the agent changed in a task, measured around each agent iteration: a snapshot
+ * of the working tree before the agent starts and one after it exits; the paths that differ
+ * are the agent's, each remembered with the snapshot from before the agent FIRST changed it
+ * (its base). `ralf run` restores and commits exactly these paths: never what the user
+ * changed before the run, between runs or between iterations (the checks' own files too),
+ * and never by diffing against an older baseline such as the engine's task start.
+ *
+ * Kept per plan in `.planning/ralf/run/<plan-id>.touched.json` so a resumed run knows what
+ * earlier runs' agents changed; the base snapshots are kept reachable under
+ * `refs/ralf/bases/<plan>/<task>` until the task is committed or restored, so `git gc`
+ * cannot drop what a restore needs. An iteration whose run was killed (-9) before it could
+ * measure is reported, and its files are left as they are: changes since then cannot be
+ * told apart from the user's.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { processAlive } from '../fs/process-alive.js';
+import { gitText, runGit } from '../git/run-git.js';
+import { attemptRefName, commitPaths, pathChanges, restorePaths, snapshot, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
+import { runDir } from './run-state.js';
+
+export interface TaskTouches {
+  /** path → the snapshot tree from before the agent first changed it in this task. */
+  paths: Record<string, string>;
+  /** An agent iteration that started and was not measured (its run was killed). */
+  pending: { before: string; iteration: number; pid: number; at: string } | null;
+}
+
+interface TouchLedger {
+  version: 1;
+  plan_id: string;
+  tasks: Record<string, TaskTouches>;
+}
+
+export function touchLedgerPath(root: string, planId: string): string {
+  return join(runDir(root), `${planId}.touched.json`);
+}
+
+export class IterationSnapshots {
+  private readonly path: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly planId: string,
+    private readonly warn: (message: string) => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.path = touchLedgerPath(root, planId);
+  }
+
+  /** Snapshot before an agent iteration (null outside git), recorded as pending until `after`. */
+  async before(task: number | null, iteration: number): Promise<string | null> {
+    const tree = await snapshot(this.root);
+    if (tree === null) return null;
+    const ledger = this.read();
+    const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
+    if (entry.pending && entry.pending.pid !== process.pid && !processAlive(entry.pending.pid)) {
+      const since = await pathChanges(this.root, entry.pending.before, tree).catch(() => []);
+      if (since.length > 0) {
+        const names = since.map((c) => c.path);
+        this.warn(
+          `an earlier \`ralf run\` was killed while its agent worked on ${task === null ? 'the plan-level loop' : `task ${task}`} (iteration ${entry.pending.iteration}); ` +
+            `what it changed cannot be told apart from your own changes, so these files are left as they are and are not committed by ralf: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}`,
+        );
+      }
+    }
+    entry.pending = { before: tree, iteration, pid: process.pid, at: new Date(this.now()).toISOString() };
+    this.write(ledger);
+    return tree;
+  }
+
+  /** Snapshot after the agent exited: the paths it changed, recorded with their base. */
+  async after(task: number | null, before: string | null): Promise<PathChange[]> {
+    if (before === null) return [];
+    const tree = await snapshot(this.root);
+    const changes = tree === null ? [] : await pathChanges(this.root, before, tree);
+    const ledger = this.read();
+    const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
+    let added = false;
+    for (const c of changes) {
+      if (entry.paths[c.path] === undefined) {
+        entry.paths[c.path] = before;
+        added = true;
+      }
+    }
+    entry.pending = null;
+    if (added) await this.keepBase(task, before);
+    this.write(ledger);
+    return changes;
+  }
+
+  /** The paths the agents changed in this task so far. */
+  touched(task: number | null): string[] {
+    return Object.keys(this.read().tasks[key(task)]?.paths ?? {}).sort();
+  }
+
+  /** Puts the paths one iteration changed back to what they held before it (a timed-out agent). */
+  async revertIteration(task: number | null, before: string, changes: PathChange[]): Promise<RevertResult> {
+    return restorePaths(this.root, new Map(changes.map((c) => [c.path, before])), this.attempt(task, 'iteration'));
+  }
+
+  /** Puts every path the agents changed in this task back to its base; the task is then forgotten. */
+  async revertTask(task: number | null): Promise<RevertResult> {
+    const entry = this.read().tasks[key(task)];
+    const r = await restorePaths(this.root, new Map(Object.entries(entry?.paths ?? {})), this.attempt(task, 'task'));
+    await this.forget(task);
+    return r;
+  }
+
+  /**
+   * Commits the paths the agents changed in this task whose content now differs from their
+   * base (an agent that changed a file and changed it back commits nothing there); the task
+   * is then forgotten. Throws when git refuses the commit; the task is then kept.
+   */
+  async commitTask(task: number | null, message: string, timeoutMs?: number): Promise<CommitResult | null> {
+    const entry = this.read().tasks[key(task)];
+    const byBase = new Map<string, string[]>();
+    for (const [p, base] of Object.entries(entry?.paths ?? {})) byBase.set(base, [...(byBase.get(base) ?? []), p]);
+    const now = byBase.size === 0 ? null : await snapshot(this.root);
+    const changes: PathChange[] = [];
+    if (now !== null) for (const [base, paths] of byBase) changes.push(...(await pathChanges(this.root, base, now, paths)));
+    if (changes.length === 0) {
+      await this.forget(task);
+      return null;
+    }
+    // Committed as they are now: the entry's HEAD side comes from HEAD, not from the base.
+    const c = await commitPaths(this.root, changes.map((ch) => ({ ...ch })), message, timeoutMs);
+    await this.forget(task);
+    return c;
+  }
+
+  async forget(task: number | null): Promise<void> {
+    const ledger = this.read();
+    if (ledger.tasks[key(task)] !== undefined) {
+      delete ledger.tasks[key(task)];
+      this.write(ledger);
+    }
+    await runGit(['update-ref', '-d', this.baseRef(task)], { cwd: this.root, okCodes: [0, 1] }).catch(() => undefined);
+  }
+
+  private attempt(task: number | null, scope: string) {
+    const at = new Date(this.now());
+    return { ref: attemptRefName(this.planId, task, at), message: `ralf-lite: ${scope} attempt of ${task === null ? 'the plan-level loop' : `task ${task}`} of plan ${this.planId}, kept before its files were restored` };
+  }
+
+  private baseRef(task: number | null): string {
+    return attemptRefName(this.planId, task, new Date(0)).replace('refs/ralf/attempts/', 'refs/ralf/bases/').replace(/\/[^/]+$/, '');
+  }
+
+  /** Keeps `tree` reachable (a commit chain under the task's base ref) while the task may need it. */
+  private async keepBase(task: number | null, tree: string): Promise<void> {
+    const ref = this.baseRef(task);
+    try {
+      const parent = await gitText(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: this.root, okCodes: [0, 1] });
+      const who = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
+      const sha = await gitText(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', 'ralf-lite: the working tree before an agent iteration (what a restore goes back to)'], { cwd: this.root, env: who });
+      await runGit(['update-ref', ref, sha], { cwd: this.root });
+    } catch (err) {
+      this.warn(`could not keep the snapshot ${tree.slice(0, 12)} under ${ref} (a restore still works unless \`git gc --prune=now\` runs first): ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  private read(): TouchLedger {
+    const empty: TouchLedger = { version: 1, plan_id: this.planId, tasks: {} };
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      return empty;
+    }
+    try {
+      const v = JSON.parse(text) as Partial<TouchLedger>;
+      if (v && typeof v.tasks === 'object' && v.tasks !== null && !Array.isArray(v.tasks)) return { ...empty, tasks: v.tasks };
+    } catch {
+      /* below */
+    }
+    this.warn(`${this.path} is not a ralf ledger (hand-edited?); ignoring it: files changed by earlier runs' agents are left as they are`);
+    return empty;
+  }
+
+  private write(ledger: TouchLedger): void {
+    mkdirSync(runDir(this.root), { recursive: true });
+    writeFileAtomic(this.path, `${JSON.stringify(ledger, null, 2)}\n`);
+  }
+}
+
+function key(task: number | null): string {
+  return task === null ? 'plan' : String(task);
+}

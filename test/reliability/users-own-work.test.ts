@@ -1,0 +1,179 @@
+/**
+ * The user's own work around `ralf run`: dirty, staged, untracked and committed-between-runs
+ * files survive every flow (fresh, resumed, after a slash-command `ralf task verify`) and
+ * every outcome (pass, stop, blocked, budget, timeout), and no unrelated file is ever in a
+ * commit. Real git repos, the real CLI bundle, scripted agents (test/run/agents/agent.mjs).
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { alive } from '../helpers/processes.js';
+import { AGENT, autoTask, git, makeProject, runStableCli, type Project } from '../run/helpers.js';
+
+const THREE = [autoTask(1, 'Write a, b and c', ['a.txt', 'b.txt', 'c.txt'])];
+
+type Flow = 'fresh' | 'resumed' | 'after-verify';
+type Outcome = 'pass' | 'stop' | 'blocked' | 'budget' | 'timeout';
+
+/** `--agent` for a scripted mode; `then` is a shell line run after the agent (in the project). */
+function agent(mode: string, then = ''): string {
+  return then === '' ? `node ${JSON.stringify(AGENT)} ${mode} {prompt}` : `sh -c ${JSON.stringify(`node '${AGENT}' ${mode} "$0"; ${then}`)} {prompt}`;
+}
+
+async function run(p: Project, agentSpec: string, extra: string[] = []) {
+  const r = await runStableCli(['run', p.planRel, '--agent', agentSpec, '--json', ...extra], {
+    cwd: p.root,
+    env: cleanEnv({ AGENT_LOG_DIR: p.logDir, HOME: p.root, XDG_CONFIG_HOME: join(p.root, '.xdg') }),
+    timeout: 90_000,
+  });
+  const events = String(r.stdout)
+    .split('\n')
+    .filter((l) => l.startsWith('{"type"'))
+    .map((l) => JSON.parse(l) as Record<string, any>);
+  return { exitCode: r.exitCode, events, stderr: String(r.stderr) };
+}
+
+/** The user's work: a dirty tracked file, a staged change, an untracked file. */
+function seedUserWork(root: string): void {
+  writeFileSync(join(root, 'README.md'), '# test project\n\nmy unsaved edit\n');
+  writeFileSync(join(root, 'docs.md'), 'staged by me\n');
+  git(root, 'add', '--', 'docs.md');
+  writeFileSync(join(root, 'notes.txt'), 'my own notes, never committed\n');
+}
+
+function expectUserWorkIntact(p: Project, between: boolean): void {
+  expect(readFileSync(join(p.root, 'README.md'), 'utf8')).toBe('# test project\n\nmy unsaved edit\n');
+  expect(git(p.root, 'diff', '--name-only')).toContain('README.md');
+  expect(git(p.root, 'diff', '--cached', '--name-only').split('\n')).toEqual(['docs.md']);
+  expect(git(p.root, 'show', ':docs.md')).toBe('staged by me');
+  expect(readFileSync(join(p.root, 'notes.txt'), 'utf8')).toBe('my own notes, never committed\n');
+  expect(git(p.root, 'status', '--porcelain', '--', 'notes.txt')).toBe('?? notes.txt');
+  if (between) expect(readFileSync(join(p.root, 'between.txt'), 'utf8')).toBe('committed by me between runs\n');
+}
+
+/** Files of every commit ralf made (author "ralf test" commits whose subject starts with feat). */
+function ralfCommitFiles(root: string): string[][] {
+  const shas = git(root, 'log', '--format=%H %s').split('\n').filter((l) => / feat\(/.test(l)).map((l) => l.split(' ')[0]!);
+  return shas.map((sha) => git(root, 'show', '--name-only', '--format=', sha).split('\n').filter(Boolean).sort());
+}
+
+const modes: Record<Outcome, { mode: string; then?: string; extra: string[]; exit: number; taskOutcome: string }> = {
+  pass: { mode: 'progress', extra: [], exit: 0, taskOutcome: 'passed' },
+  // The stuck agent also appends to the user's dirty README: restored to the USER's version.
+  stop: { mode: 'stuck', then: 'printf "agent line\\n" >> README.md', extra: [], exit: 20, taskOutcome: 'stopped' },
+  blocked: { mode: 'blocked', extra: [], exit: 20, taskOutcome: 'blocked' },
+  budget: { mode: 'tokens', extra: ['--max-tokens', '1000'], exit: 20, taskOutcome: 'budget' },
+  timeout: { mode: 'hang', extra: ['--iteration-timeout', '2s'], exit: 20, taskOutcome: 'stopped' },
+};
+
+describe.concurrent("the user's own work around ralf run", () => {
+  const flows: Flow[] = ['fresh', 'resumed', 'after-verify'];
+  const outcomes: Outcome[] = ['pass', 'stop', 'blocked', 'budget', 'timeout'];
+  for (const flow of flows) {
+    for (const outcome of outcomes) {
+      it(`${flow} run, ${outcome}: dirty, staged, untracked${flow === 'resumed' ? ' and committed-between-runs' : ''} files intact; commits hold only the agent's files`, async ({ expect }) => {
+        const p = makeProject(THREE, { config: { max_iterations: 5 } });
+        if (flow === 'after-verify') {
+          // The slash-command flow: the agent session verified once (the engine's task start is HEAD's tree).
+          const v = await runStableCli(['task', 'verify', p.planRel, '1', '--json'], { cwd: p.root, env: cleanEnv({ HOME: p.root, XDG_CONFIG_HOME: join(p.root, '.xdg') }) });
+          expect(v.exitCode).toBe(10);
+        }
+        seedUserWork(p.root);
+        if (flow === 'resumed') {
+          // Run 1: one agent iteration (fixes a.txt), then the run is stopped from outside.
+          const first = await run(p, agent('progress', 'touch .planning/ralf/STOP'));
+          expect(first.exitCode).toBe(130);
+          rmSync(join(p.root, '.planning/ralf/STOP'));
+          writeFileSync(join(p.root, 'between.txt'), 'committed by me between runs\n');
+          git(p.root, 'add', '--', 'between.txt');
+          git(p.root, 'commit', '-q', '-m', 'my own commit between runs', '--', 'between.txt');
+        }
+        const m = modes[outcome];
+        const r = await run(p, agent(m.mode, m.then ?? ''), m.extra);
+        expect(r.exitCode, r.stderr).toBe(m.exit);
+        expect(r.events.filter((e) => e.type === 'task_end').at(-1)).toMatchObject({ outcome: m.taskOutcome });
+        expectUserWorkIntact(p, flow === 'resumed');
+        for (const files of ralfCommitFiles(p.root)) expect(files.every((f) => ['a.txt', 'b.txt', 'c.txt'].includes(f)), files.join(',')).toBe(true);
+        if (outcome === 'pass') {
+          expect(ralfCommitFiles(p.root)).toEqual([['a.txt', 'b.txt', 'c.txt']]);
+        } else {
+          // The agent's files are back to where they were before the agent (absent).
+          for (const f of ['a.txt', 'b.txt', 'c.txt', 'partial.txt']) expect(existsSync(join(p.root, f)), f).toBe(false);
+          // Each restore kept the attempt under a ref; the printed command brings it back as written, even after gc.
+          const reverts = r.events.filter((e) => e.type === 'revert' && e.files.length > 0);
+          expect(reverts.length).toBeGreaterThan(0);
+          for (const rv of reverts) expect(rv.saved_as).toMatch(/^refs\/ralf\/attempts\/01-01\/task-1\//);
+          const last = reverts.at(-1)!;
+          git(p.root, 'gc', '--prune=now', '--quiet');
+          execFileSync('sh', ['-c', last.restore_command], { cwd: p.root });
+          expect(last.files.filter((f: string) => existsSync(join(p.root, f)))).toEqual(last.files);
+          expect(git(p.root, 'diff', '--cached', '--name-only').split('\n')).toEqual(['docs.md']);
+          expect(readFileSync(join(p.root, 'notes.txt'), 'utf8')).toBe('my own notes, never committed\n');
+        }
+      });
+    }
+  }
+});
+
+describe.concurrent('ralf run commits and restores exactly the agent\'s paths', () => {
+  it('a file named `*` is committed as that file, not as a pattern (the user\'s untracked files stay out)', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    seedUserWork(p.root);
+    const r = await run(p, agent('progress', 'printf "star\\n" > "*"'));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ralfCommitFiles(p.root)).toEqual([['*', 'a.txt']]);
+    expectUserWorkIntact(p, false);
+  });
+
+  it('a stuck agent that wrote a file named `*` restores only that file', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    seedUserWork(p.root);
+    const r = await run(p, agent('stuck', 'printf "star\\n" > "*"'));
+    expect(r.exitCode, r.stderr).toBe(20);
+    expect(existsSync(join(p.root, '*'))).toBe(false);
+    expectUserWorkIntact(p, false);
+  });
+
+  it('a failing pre-commit hook leaves no ralf staging behind: the user\'s index is as it was', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    const hooks = join(p.root, '.git-hooks-none');
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\necho "lint failed" >&2\nexit 1\n');
+    chmodSync(join(hooks, 'pre-commit'), 0o755);
+    seedUserWork(p.root);
+    const r = await run(p, agent('progress'));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.events.filter((e) => e.type === 'warning').map((e) => e.message).join('\n')).toMatch(/commit failed/);
+    expect(git(p.root, 'log', '--format=%s')).toBe('init');
+    expect(git(p.root, 'status', '--porcelain', '--', 'a.txt')).toBe('?? a.txt');
+    expectUserWorkIntact(p, false);
+  });
+
+  it('a hanging pre-commit hook is killed at run.commit_timeout_seconds; the run ends, nothing staged', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])], { config: { run: { backoff_seconds: [0], commit_timeout_seconds: 2 } } });
+    const pidFile = join(tempDir('ralf-hook-'), 'pid');
+    const hooks = join(p.root, '.git-hooks-none');
+    writeFileSync(join(hooks, 'pre-commit'), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 600\n`);
+    chmodSync(join(hooks, 'pre-commit'), 0o755);
+    seedUserWork(p.root);
+    const r = await run(p, agent('progress'));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.events.filter((e) => e.type === 'warning').map((e) => e.message).join('\n')).toMatch(/timed out/);
+    expect(alive(Number(readFileSync(pidFile, 'utf8').trim()))).toBe(false);
+    expect(git(p.root, 'status', '--porcelain', '--', 'a.txt')).toBe('?? a.txt');
+    expectUserWorkIntact(p, false);
+  });
+
+  it('files the checks create between iterations are not the agent\'s: never restored', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    // The check writes a report file into the project (not ignored) every time it runs.
+    writeFileSync(join(p.root, 'check.mjs'), `import { appendFileSync } from 'node:fs';\nappendFileSync('check-report.txt', 'ran\\n');\n${readFileSync(join(p.root, 'check.mjs'), 'utf8')}`);
+    git(p.root, 'commit', '-qam', 'check writes a report');
+    const r = await run(p, agent('stuck'));
+    expect(r.exitCode, r.stderr).toBe(20);
+    expect(existsSync(join(p.root, 'a.txt'))).toBe(false);
+    expect(readFileSync(join(p.root, 'check-report.txt'), 'utf8')).toBe('ran\nran\n');
+  });
+});
+
