@@ -31,6 +31,12 @@ export interface RunChecksLike {
   onSpawn?: (pgid: number) => void;
 }
 
+/** Changes not attributed to this loop's agent (src/git/task-diff.ts `DiffIgnore`). */
+export interface DiffIgnoreLike {
+  checkWritten?: Record<string, string>;
+  otherLoops?: string[];
+}
+
 export interface GitDeps {
   /** Cheap test (no process) whether `root` is inside a git working tree. */
   insideGit(root: string): boolean;
@@ -42,7 +48,9 @@ export interface GitDeps {
    * The diff since the task started: a hash of the task files' diff (null: none), every
    * changed file, and the Rule 4 findings (src/git/task-diff.ts).
    */
-  taskDiff(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles: string[] }): Promise<{ diffHash: string | null; filesChanged: string[]; findings: string[] }>;
+  taskDiff(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles: string[]; ignore?: DiffIgnoreLike | undefined }): Promise<{ diffHash: string | null; filesChanged: string[]; findings: string[] }>;
+  /** Path → new blob id (`''`: deleted) of every change between two trees (what the checks wrote). */
+  written(root: string, fromTree: string, toTree: string): Promise<Record<string, string>>;
 }
 
 /** Config loading and plan parsing: the heavy part (zod, YAML), skipped on a plan-cache hit. */

@@ -33,10 +33,18 @@ export type LoopEvent =
       started_at: string;
       duration_ms: number;
       checks: CheckResult[];
-      /** Fingerprint of the task files' diff against the start (or a content hash outside git). */
+      /** The progress key: a hash of the changes since the start (or a content hash outside git). */
       diff_hash: string | null;
       tree: string | null;
+      /** The changed files (the reducer records the first FILES_LISTED and the count). */
       files_changed: string[];
+      files_changed_count?: number;
+      /** The progress key of the tree the checks left behind, when they modified files. */
+      after_hash?: string | null;
+      /** What the checks wrote this time (path → blob id, `''` deleted); empty: nothing. */
+      check_written?: Record<string, string>;
+      /** The facts' ignore key (cache validity of `tree_facts`). */
+      ignore_key?: string;
       rule4_findings: string[];
       done_confirmed: boolean;
       /** The task has manual done criteria (or no executable checks): passing needs `done_confirmed`. */

@@ -1,7 +1,7 @@
 /** The engine's view of git (src/git/), shaped as `GitDeps`. */
 import { findDotGit, headTree } from '../git/repo.js';
 import { snapshotWorkingTree } from '../git/snapshot.js';
-import { taskDiff } from '../git/task-diff.js';
+import { taskDiff, writtenBetween } from '../git/task-diff.js';
 import type { GitDeps } from './deps.js';
 
 /** A `.git` (dir or file) at or above `root`: without one, no git process is started at all. */
@@ -17,4 +17,5 @@ export const gitDeps: GitDeps = {
     const d = await taskDiff(args);
     return { diffHash: d.diffHash, filesChanged: d.changes.map((c) => c.path), findings: d.findings };
   },
+  written: writtenBetween,
 };

@@ -8,7 +8,7 @@ export { recordLoopEvent, type RecordEventOptions, type RunEvent } from './recor
 export type { ActionOutcome } from './action-outcome.js';
 export { reduce, type ReduceResult } from './reducer.js';
 export type { Decision, LoopContext, LoopEvent, LoopLimits } from './events.js';
-export { assessProgress, type ProgressAssessment, type ProgressInput } from './progress.js';
+export { computeDelta, judgeDelta, type Delta, type DeltaHistory, type DeltaInput, type DeltaJudgement } from './delta.js';
 export { buildHandoff, recommendedAction } from './handoff.js';
 export { renderHandoffMarkdown } from './handoff-markdown.js';
 export { renderVerify } from './render.js';

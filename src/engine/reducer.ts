@@ -6,8 +6,23 @@
 import type { Decision, LoopContext, LoopEvent } from './events.js';
 import { buildHandoff } from './handoff.js';
 import { isFinal, newLoopState } from './loop-state.js';
-import { assessProgress } from './progress.js';
-import type { CheckResult, IterationRecord, LoopState, StopReason, Verdict } from './types.js';
+import { computeDelta, failed, judgeDelta } from './delta.js';
+import type { IterationRecord, LoopState, StopReason, TreeFacts, Verdict } from './types.js';
+
+/** Changed paths kept per iteration (the count and the progress key cover the rest). */
+export const FILES_LISTED = 20;
+/** Paths the checks wrote that a loop remembers (a build may write thousands: the rest count as changes). */
+export const CHECK_WRITTEN_MAX = 1000;
+
+function mergeWritten(before: Record<string, string> | undefined, now: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!now || Object.keys(now).length === 0) return before;
+  const merged = { ...before };
+  for (const [path, blob] of Object.entries(now)) {
+    if (merged[path] === undefined && Object.keys(merged).length >= CHECK_WRITTEN_MAX) continue;
+    merged[path] = blob;
+  }
+  return merged;
+}
 
 export interface ReduceResult {
   state: LoopState;
@@ -16,8 +31,6 @@ export interface ReduceResult {
 
 /** The fraction of max_iterations at which the next iteration triggers a warning. */
 export const WARN_AT = 0.8;
-
-const failed = (c: Pick<CheckResult, 'passed' | 'skipped'>) => !c.passed && !c.skipped;
 
 function label(loop: LoopState): string {
   return loop.scope === 'plan' ? 'Plan-level verification' : `Task ${loop.task_number}`;
@@ -113,7 +126,10 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const findings = event.rule4_findings;
   const startRef = loop.start_ref ?? event.start_ref;
   const startedAt = loop.started_at ?? event.started_at;
-  const treeFacts = { start_ref: startRef, tree: event.tree, diff_hash: event.diff_hash, files_changed: event.files_changed, rule4_findings: findings };
+  const filesCount = event.files_changed_count ?? event.files_changed.length;
+  const filesListed = event.files_changed.slice(0, FILES_LISTED);
+  const treeFacts: TreeFacts = { start_ref: startRef, tree: event.tree, ...(event.ignore_key !== undefined ? { ignore_key: event.ignore_key } : {}), diff_hash: event.diff_hash, files_changed: filesListed, files_changed_count: filesCount, rule4_findings: findings };
+  const checkWritten = mergeWritten(loop.check_written, event.check_written);
 
   if (findings.length === 0 && allPass) {
     if (loop.status === 'passed') return ended(loop, ctx);
@@ -139,10 +155,14 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const prev = loop.iterations.at(-1) ?? null;
   const firstFailing = checks.find(failed) ?? checks.find((c) => !c.passed);
   const fingerprint = allPass ? null : (firstFailing?.fingerprint ?? null);
-  const assessed = prev === null ? { progress: true, reasons: ['first iteration'] } : assessProgress(prev, { checks, fingerprint, diff_hash: event.diff_hash });
-  const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint;
+  // One delta, read by every rule below (delta.ts).
+  const delta = computeDelta({ iterations: loop.iterations, tree_known: event.tree !== null || event.diff_hash !== null }, { checks, fingerprint, diff_hash: event.diff_hash });
+  const judged = judgeDelta(delta, prev?.iteration ?? null);
+  // N occurrences of one fingerprint in a row, each repeat without an improvement (a check or
+  // test fixed, the error further along) on a tree not seen before.
+  const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint && !judged.improved;
   const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : 1;
-  const noProgressStreak = assessed.progress ? 0 : loop.no_progress_streak + 1;
+  const noProgressStreak = judged.progress ? 0 : loop.no_progress_streak + 1;
 
   // Precedence when several hold on the same iteration (docs/ENGINE.md):
   // rule4 > success > repeated_fingerprint > no_progress > max_iterations > time_budget.
@@ -167,10 +187,14 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     passed: allPass,
     checks,
     fingerprint,
-    progress: assessed.progress,
-    progress_reasons: assessed.reasons,
+    progress: judged.progress,
+    progress_reasons: judged.reasons,
+    delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, fingerprint_changed: delta.fingerprint_changed, stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, improved: judged.improved },
     diff_hash: event.diff_hash,
-    files_changed: event.files_changed,
+    files_changed: filesListed,
+    files_changed_count: filesCount,
+    ...(event.after_hash !== undefined && event.after_hash !== event.diff_hash ? { after_hash: event.after_hash } : {}),
+    ...(event.check_written && Object.keys(event.check_written).length > 0 ? { check_writes: Object.keys(event.check_written).slice(0, FILES_LISTED) } : {}),
     done_confirmed: event.done_confirmed,
     verdict,
     stop_reason: stop,
@@ -197,6 +221,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     awaiting_confirmation: false,
     warning,
     tree_facts: treeFacts,
+    ...(checkWritten ? { check_written: checkWritten } : {}),
   };
   if (verdict === 'stop') state.handoff = buildHandoff(state, ctx);
 
@@ -215,7 +240,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
         : STOP_NEXT;
   return {
     state,
-    decision: decisionOf(state, { counted: true, progress: assessed.progress, progress_reasons: assessed.reasons, fingerprint, warning, message, next }),
+    decision: decisionOf(state, { counted: true, progress: judged.progress, progress_reasons: judged.reasons, fingerprint, warning, message, next }),
   };
 }
 

@@ -55,9 +55,22 @@ export interface IterationRecord {
   progress: boolean;
   /** Why it counts as progress (or `no progress: ...`), for humans. */
   progress_reasons: string[];
-  /** Hash of the task files' diff against the task's start point. */
+  /**
+   * The progress key: a hash of every change since the loop's start (all files except
+   * `.planning/ralf/`, files other open loops declare and files only the checks rewrote);
+   * null when nothing changed. Equal keys mean the same tree for the loop's purposes.
+   */
   diff_hash: string | null;
+  /** The first FILES_LISTED changed paths since the start (bounded: see files_changed_count). */
   files_changed: string[];
+  /** How many files changed since the start (files_changed lists at most the first 20). */
+  files_changed_count?: number;
+  /** The progress key of the tree the checks left behind, when they modified tracked files. */
+  after_hash?: string | null;
+  /** Files the checks themselves modified during this iteration (first 20). */
+  check_writes?: string[];
+  /** What changed against the previous iteration (delta.ts), read by every stop rule. */
+  delta?: IterationDelta;
   done_confirmed: boolean;
   verdict: Verdict;
   stop_reason: StopReason | null;
@@ -67,6 +80,19 @@ export interface IterationRecord {
   failing_tests?: string[];
   /** Rule 4 diff-guard findings for this iteration (empty: none). */
   rule4_findings?: string[];
+}
+
+export interface IterationDelta {
+  checks_fixed: string[];
+  tests_fixed: string[];
+  fingerprint_changed: boolean;
+  stage_advanced: string[];
+  /** null: the tree cannot be identified (outside git, no task files). */
+  novel_tree: boolean | null;
+  /** The iteration whose tree this one returned to (0: the start tree). */
+  returned_to: number | null;
+  /** Something fixed or further along on a novel tree: resets the repeated-fingerprint count. */
+  improved: boolean;
 }
 
 export type RecommendedAction = 'decision_needed' | 'manual_investigation' | 'split_task' | 'none';
@@ -141,13 +167,21 @@ export interface LoopState {
    * no git diff next time. A cache: derived from `start_ref` and `tree`.
    */
   tree_facts?: TreeFacts | null;
+  /**
+   * What this loop's checks wrote into the working tree (path → blob id, `''` deleted; at most
+   * CHECK_WRITTEN_MAX paths): not the agent's change while the content is still the check's.
+   */
+  check_written?: Record<string, string>;
 }
 
 export interface TreeFacts {
   start_ref: string | null;
   tree: string | null;
+  /** What was ignored when these facts were computed (a change invalidates them). */
+  ignore_key?: string;
   diff_hash: string | null;
   files_changed: string[];
+  files_changed_count?: number;
   rule4_findings: string[];
 }
 

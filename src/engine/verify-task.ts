@@ -13,11 +13,11 @@ import { ExitCode } from '../exit-codes.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
-import { defaultDeps, type EngineDeps, type RawCheck } from './deps.js';
+import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type RawCheck } from './deps.js';
 import type { Decision, LoopContext } from './events.js';
 import { isFinal } from './loop-state.js';
 import { projectRootForPlan } from './paths.js';
-import { reduce } from './reducer.js';
+import { FILES_LISTED, reduce } from './reducer.js';
 import { lastLines } from './tail.js';
 import { mark } from './timing.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
@@ -71,6 +71,8 @@ export interface VerifyOutcome {
   interrupted: { cause: 'signal' | 'stop_flag' | 'external'; signal: string | null } | null;
   handoff: Handoff | null;
   state_path: string;
+  /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
+  checks_modified?: string[];
 }
 
 /** Output kept per check in the state file. */
@@ -236,9 +238,16 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   let startRef = before?.start_ref ?? null;
   if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(stateBefore);
   const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
-  // The snapshot is the code being verified: take it while the checks run (git and the
-  // check overlap instead of adding up).
   const treeP = early && early.root === root ? early.tree : settle(git ? deps.git.snapshot(root) : Promise.resolve(null));
+
+  // The snapshot is the code being verified, so it is complete BEFORE the first check starts:
+  // a check that rewrites tracked files (a build into dist/, codegen, a formatter) must not
+  // tear it. The diff since the start then runs beside the checks.
+  const tree = unwrap(await treeP);
+  startRef = unwrap(await startP) ?? tree;
+  mark('snapshot');
+  const ignore = { checkWritten: before?.check_written ?? {} };
+  const diffP = settle(diffFacts(deps, root, startRef, tree, scope, before, ignore));
 
   // Checks left running by a verify that was killed with -9 go first (ports, locks, CPU).
   const stateDir = dirname(loaded.paths.state);
@@ -267,10 +276,14 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
   if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
 
-  const tree = unwrap(await treeP);
-  startRef = unwrap(await startP) ?? tree;
-  mark('snapshot');
-  const diff = await diffFacts(deps, root, startRef, tree, scope, before);
+  const diff = unwrap(await diffP);
+  // Did the checks themselves change the working tree? Only shell checks can.
+  const written = tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree) : null;
+  let afterHash: string | null | undefined;
+  if (written !== null && startRef !== null) {
+    const merged = { ...ignore.checkWritten, ...written.paths };
+    afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { checkWritten: merged } })).diffHash;
+  }
   mark('diff');
   const r = applyEvent({
     ...common,
@@ -285,7 +298,10 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       diff_hash: diff.diffHash,
       tree: diff.tree,
       files_changed: diff.filesChanged,
+      files_changed_count: diff.filesChangedCount,
       rule4_findings: diff.findings,
+      ignore_key: diff.ignoreKey,
+      ...(written !== null ? { after_hash: afterHash ?? null, check_written: written.paths } : {}),
       done_confirmed: doneConfirmed,
       requires_confirmation: requiresConfirmation,
       start_ref: startRef,
@@ -293,7 +309,23 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     action: 'verify',
   });
   mark('persist');
-  return outcome(r.decision, r.loop, checks);
+  const o = outcome(r.decision, r.loop, checks);
+  if (written === null) return o;
+  const listed = Object.keys(written.paths);
+  const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
+  return { ...o, checks_modified: listed, message: `${o.message} Note: ${note}.` };
+}
+
+/**
+ * A second snapshot after the checks: equal to the first unless a check changed the working
+ * tree. Then the paths it wrote (and their content) are returned, so neither the Rule 4 guard
+ * nor progress attributes them to the agent.
+ */
+async function checksWrote(deps: EngineDeps, root: string, tree: string): Promise<{ tree: string; paths: Record<string, string> } | null> {
+  const after = await deps.git.snapshot(root);
+  if (after === null || after === tree) return null;
+  const paths = await deps.git.written(root, tree, after);
+  return Object.keys(paths).length === 0 ? null : { tree: after, paths };
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -335,25 +367,41 @@ interface DiffFacts {
   tree: string | null;
   diffHash: string | null;
   filesChanged: string[];
+  filesChangedCount: number;
   findings: string[];
+  ignoreKey: string;
 }
 
 /**
  * The task's diff since its start. Skips git work when nothing can have changed: the tree
  * equals the start (no diff) or the previous iteration's tree (same facts as then).
  */
-async function diffFacts(deps: EngineDeps, root: string, startRef: string | null, tree: string | null, scope: Scope, before: LoopState | null): Promise<DiffFacts> {
+async function diffFacts(deps: EngineDeps, root: string, startRef: string | null, tree: string | null, scope: Scope, before: LoopState | null, ignore: DiffIgnoreLike): Promise<DiffFacts> {
+  const ignoreKey = ignoreKeyOf(ignore);
   if (tree === null || startRef === null) {
     // Outside git: progress can still see the task files' contents change.
-    return { tree: null, diffHash: contentHash(root, scope.files), filesChanged: [], findings: [] };
+    return { tree: null, diffHash: contentHash(root, scope.files), filesChanged: [], filesChangedCount: 0, findings: [], ignoreKey };
   }
-  if (tree === startRef) return { tree, diffHash: null, filesChanged: [], findings: [] };
+  if (tree === startRef) return { tree, diffHash: null, filesChanged: [], filesChangedCount: 0, findings: [], ignoreKey };
   const last = before?.tree_facts;
-  if (last && last.tree === tree && last.start_ref === startRef) {
-    return { tree, diffHash: last.diff_hash, filesChanged: last.files_changed, findings: last.rule4_findings };
+  if (last && last.tree === tree && last.start_ref === startRef && (last.ignore_key ?? '') === ignoreKey) {
+    return { tree, diffHash: last.diff_hash, filesChanged: last.files_changed, filesChangedCount: last.files_changed_count ?? last.files_changed.length, findings: last.rule4_findings, ignoreKey };
   }
-  const { diffHash, filesChanged, findings } = await deps.git.taskDiff({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles });
-  return { tree, diffHash, filesChanged: filesChanged.filter((f) => !f.startsWith('.planning/ralf/')), findings };
+  const { diffHash, filesChanged, findings } = await deps.git.taskDiff({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore });
+  const files = filesChanged.filter((f) => !f.startsWith('.planning/ralf/'));
+  return { tree, diffHash, filesChanged: files.slice(0, FILES_LISTED), filesChangedCount: files.length, findings, ignoreKey };
+}
+
+/** Identifies what a diff ignored, so cached facts computed with another ignore set are not reused. */
+function ignoreKeyOf(ignore: DiffIgnoreLike): string {
+  const written = Object.entries(ignore.checkWritten ?? {});
+  const others = ignore.otherLoops ?? [];
+  if (written.length === 0 && others.length === 0) return '';
+  const h = createHash('sha1');
+  for (const [p, b] of written.sort()) h.update(`${p}\0${b}\0`);
+  h.update('\u0001');
+  for (const p of [...others].sort()) h.update(`${p}\0`);
+  return h.digest('hex').slice(0, 16);
 }
 
 function contentHash(root: string, files: string[]): string | null {

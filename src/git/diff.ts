@@ -84,6 +84,8 @@ export async function rawChanges(root: string, fromTree: string, toTree: string,
 /** One change of `treeDiff`, with the record git printed for it (modes, blob ids, status, paths). */
 export interface TreeDiffEntry extends FileChange {
   record: string;
+  /** The blob id after the change (`''` for a deletion). */
+  new_blob: string;
 }
 
 /**
@@ -100,16 +102,19 @@ export async function treeDiff(root: string, fromTree: string, toTree: string): 
     const meta = fields[i++] ?? '';
     if (!meta.startsWith(':')) continue;
     // `:100644 100644 <old blob> <new blob> R087` then the path (two for renames and copies).
-    const letter = (meta.split(' ')[4] ?? 'M')[0];
+    const fieldsOfMeta = meta.split(' ');
+    const letter = (fieldsOfMeta[4] ?? 'M')[0];
+    const blob = fieldsOfMeta[3] ?? '';
+    const newBlob = letter === 'D' || /^0+$/.test(blob) ? '' : blob;
     if (letter === 'R' || letter === 'C') {
       const oldPath = fields[i++] ?? '';
       const newPath = fields[i++] ?? '';
       const record = `${meta}\0${oldPath}\0${newPath}`;
-      entries.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath, record } : { status: 'A', path: newPath, record });
+      entries.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath, record, new_blob: newBlob } : { status: 'A', path: newPath, record, new_blob: newBlob });
       continue;
     }
     const path = fields[i++] ?? '';
-    entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}` });
+    entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}`, new_blob: newBlob });
   }
   return entries;
 }

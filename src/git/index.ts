@@ -10,7 +10,7 @@ export { addedDependencies, dependencyNames, manifestKind } from './manifests.js
 export type { ManifestKind } from './manifests.js';
 export { isDeclared, globToRegExp } from './path-match.js';
 export { runGit, runGitSequence, gitText, GitError } from './run-git.js';
-export { taskDiff, hashOfTaskChanges } from './task-diff.js';
+export { taskDiff, progressKey, withoutIgnored, writtenBetween, type DiffIgnore } from './task-diff.js';
 export type { TaskDiff, TaskDiffInput } from './task-diff.js';
 export type { GitOptions, GitResult } from './run-git.js';
 export { RALF_STATE_DIR } from './pathspec.js';

@@ -3,27 +3,40 @@ import { treeDiff, type FileChange, type TreeDiffEntry } from './diff.js';
 import { isDeclared } from './path-match.js';
 import { rule4Findings } from './rule4.js';
 
+/** Changes the loop must not attribute to the agent of this task. */
+export interface DiffIgnore {
+  /**
+   * What the loop's own checks wrote (path → blob id, `''` for a deletion): a path whose
+   * content is still exactly what a check left there is the check's output, not the agent's.
+   */
+  checkWritten?: Record<string, string>;
+  /** Paths (as in `<files>`: exact, directory prefix or glob) other open loops are working on. */
+  otherLoops?: string[];
+}
+
 export interface TaskDiffInput {
   root: string;
   /** Where the task started (tree or commit). */
   fromTree: string;
   /** The current snapshot. */
   toTree: string;
-  /** The task's `<files>`; empty: every file counts as the task's. */
+  /** The task's `<files>` (allowed by the Rule 4 guard; a hint, not a fence, for progress). */
   taskFiles: string[];
   /** Other paths the plan declares (frontmatter `files_modified`), allowed by the Rule 4 guard. */
   declaredFiles: string[];
+  ignore?: DiffIgnore | undefined;
 }
 
 export interface TaskDiff {
   /**
-   * A hash (hex) of the task files' changes since the start, null when they have none:
-   * equal hashes mean the task's code is the same as then. Changes elsewhere do not move it.
+   * The progress key: a hash (hex) of every change since the start that is not ignored, null
+   * when there is none. Equal keys mean the same code for the loop's purposes, wherever the
+   * agent edited (`<files>` is a hint: deviation rules 1-3 touch other files).
    */
   diffHash: string | null;
-  /** Every file changed since the start, anywhere in the project. */
+  /** Every file changed since the start, anywhere in the project, minus the ignored ones. */
   changes: FileChange[];
-  /** The Rule 4 findings for the same diff (rule4Findings). */
+  /** The Rule 4 findings for the same changes (rule4Findings). */
   findings: string[];
 }
 
@@ -34,15 +47,35 @@ export interface TaskDiff {
  */
 export async function taskDiff(input: TaskDiffInput): Promise<TaskDiff> {
   const { root, fromTree, toTree } = input;
-  const entries = await treeDiff(root, fromTree, toTree);
-  const changes = entries.map(({ record: _record, ...change }) => change);
+  const entries = withoutIgnored(await treeDiff(root, fromTree, toTree), input.ignore, root);
+  const changes = entries.map(({ record: _record, new_blob: _blob, ...change }) => change);
   const findings = await rule4Findings({ root, fromTree, toTree, taskFiles: input.taskFiles, declaredFiles: input.declaredFiles, changes });
-  return { diffHash: hashOfTaskChanges(entries, input.taskFiles, root), changes, findings };
+  return { diffHash: progressKey(entries), changes, findings };
 }
 
-/** The task's part of the diff, hashed: an entry counts when its path (or a rename's old path) is the task's. */
-export function hashOfTaskChanges(entries: TreeDiffEntry[], taskFiles: string[], root?: string): string | null {
-  const mine = taskFiles.length === 0 ? entries : entries.filter((e) => isDeclared(e.path, taskFiles, root) || (e.old_path !== undefined && isDeclared(e.old_path, taskFiles, root)));
-  if (mine.length === 0) return null;
-  return fastHash(mine.map((e) => e.record).join('\0'));
+/** The hash of a diff's entries (modes, blob ids, paths): null for no changes. */
+export function progressKey(entries: TreeDiffEntry[]): string | null {
+  if (entries.length === 0) return null;
+  return fastHash(entries.map((e) => e.record).join('\0'));
+}
+
+export function withoutIgnored(entries: TreeDiffEntry[], ignore: DiffIgnore | undefined, root?: string): TreeDiffEntry[] {
+  const written = ignore?.checkWritten ?? {};
+  const others = ignore?.otherLoops ?? [];
+  if (Object.keys(written).length === 0 && others.length === 0) return entries;
+  return entries.filter((e) => {
+    if (written[e.path] !== undefined && written[e.path] === e.new_blob) return false;
+    if (others.length > 0 && isDeclared(e.path, others, root)) return false;
+    return true;
+  });
+}
+
+/** Path → new blob id (`''`: deleted) of every change between two trees: what a check wrote. */
+export async function writtenBetween(root: string, fromTree: string, toTree: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await treeDiff(root, fromTree, toTree)) {
+    if (e.old_path !== undefined && e.status === 'R') out[e.old_path] = '';
+    out[e.path] = e.new_blob;
+  }
+  return out;
 }

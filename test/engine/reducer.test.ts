@@ -279,3 +279,59 @@ describe('reduce: concurrent verifies become consecutive iterations', () => {
     expect(second.state.iterations.map((i) => i.iteration)).toEqual([1, 2, 3]);
   });
 });
+
+describe('reduce: the per-iteration delta drives every rule', () => {
+  const loose = ctx({ max_iterations: 10, error_fingerprint_repeats: 2, no_progress_repeats: 2 });
+  const tests = (fp: string, names: string[], diff: string) => verified([check(0, { fp, tests: names })], { diff_hash: diff });
+
+  it.each([
+    ['b then c', [['a', 'c'], ['a']]],
+    ['c then b', [['a', 'b'], ['a']]],
+  ])('fixing one of three failing tests at a time (%s) is retry with progress, never repeated_fingerprint', (_name, steps) => {
+    // The fingerprint names the first failing test by sort order, so it stays `FAIL a` throughout.
+    const events = [tests('FAIL a', ['a', 'b', 'c'], 'd0'), ...steps.map((names, i) => tests('FAIL a', names, `d${i + 1}`))];
+    const { decisions, state } = run(events, loose);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry']);
+    expect(decisions.slice(1).every((d) => d.progress === true)).toBe(true);
+    expect(decisions[1]!.progress_reasons[0]).toMatch(/^test fixed: /);
+    expect(state.fingerprint_streak).toBe(1);
+  });
+
+  it('fixing check 2 while check 1 fails identically is progress', () => {
+    const { decisions } = run([verified([check(0, { fp: 'A' }), check(1, { fp: 'B' })], { diff_hash: 'd1' }), verified([check(0, { fp: 'A' }), check(1)], { diff_hash: 'd2' })], loose);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry']);
+    expect(decisions[1]!.progress_reasons).toEqual(['check fixed: node check2.js']);
+  });
+
+  it('cosmetic edits with the same error stop with repeated_fingerprint at the 2nd occurrence', () => {
+    const { decisions, state } = run([fail('A', 'd1'), fail('A', 'd2')], loose);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'stop']);
+    expect(state.stop_reason).toBe('repeated_fingerprint');
+  });
+
+  it('A,B,A,B oscillation stops with no_progress at iteration no_progress_repeats + 2, never split_task', () => {
+    const osc = [fail('A', 'dA'), fail('B', 'dB'), fail('A', 'dA'), fail('B', 'dB')];
+    const { decisions, state } = run(osc, loose);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry', 'stop']);
+    expect(state).toMatchObject({ stop_reason: 'no_progress', no_progress_streak: 2 });
+    expect(state.handoff?.recommended_action).toBe('manual_investigation');
+  });
+
+  it('oscillation that runs into max_iterations is manual_investigation, not split_task', () => {
+    const { state } = run([fail('A', 'dA'), fail('B', 'dB'), fail('A', 'dA')], ctx({ max_iterations: 3, error_fingerprint_repeats: 9, no_progress_repeats: 9 }));
+    expect(state.stop_reason).toBe('max_iterations');
+    expect(state.handoff?.recommended_action).toBe('manual_investigation');
+  });
+
+  it('a downstream error (compile error, then failing tests) is progress and resets the fingerprint count', () => {
+    const { decisions, state } = run([fail('TS2304', 'd1'), tests('FAIL t1', ['t1'], 'd2'), tests('FAIL t1', ['t1'], 'd3')], loose);
+    expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'stop']);
+    expect(decisions[1]!.progress_reasons[0]).toMatch(/^error moved downstream/);
+    expect(state.stop_reason).toBe('repeated_fingerprint');
+  });
+
+  it('the delta is recorded on each iteration', () => {
+    const { state } = run([tests('FAIL a', ['a', 'b'], 'd1'), tests('FAIL a', ['a'], 'd2')], loose);
+    expect(state.iterations[1]!.delta).toEqual({ checks_fixed: [], tests_fixed: ['b'], fingerprint_changed: false, stage_advanced: [], novel_tree: true, returned_to: null, improved: true });
+  });
+});

@@ -85,6 +85,7 @@ function setup(tasks: PlanTask[] = [task(1)], opts: { config?: Partial<typeof DE
       headTree: async () => (count('headTree'), fake.head),
       snapshot: async () => (count('snapshot'), fake.tree),
       taskDiff: async ({ toTree }) => (count('taskDiff'), { diffHash: `diff-${toTree}`, filesChanged: ['src/a.js'], findings: fake.findings }),
+      written: async () => (count('written'), {}),
     },
   };
   return fake;

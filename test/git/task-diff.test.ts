@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { changedFiles } from '../../src/git/diff.js';
 import { rule4Findings } from '../../src/git/rule4.js';
 import { snapshotWorkingTree } from '../../src/git/snapshot.js';
-import { taskDiff } from '../../src/git/task-diff.js';
+import { taskDiff, writtenBetween } from '../../src/git/task-diff.js';
 import { makeRepo, write } from './helpers.js';
 
 const snap = async (root: string) => (await snapshotWorkingTree(root))!;
@@ -35,37 +35,44 @@ describe('taskDiff (one git process)', () => {
     expect(got.findings).toEqual(expect.arrayContaining(['new dependency in package.json: left (dependencies)', 'new migration file: db/migrations/001_init.sql']));
   });
 
-  it("hashes the task files' changes: null when none, stable, moved by their content only", async () => {
-    const root = makeRepo({ 'src/a.txt': '1\n', 'b.txt': '1\n', 'src/r.txt': 'rename me\n'.repeat(20) });
+  it('the progress key hashes every change since the start: null when none, stable, back to an earlier tree = the same key', async () => {
+    const root = makeRepo({ 'src/a.txt': '1\n', 'b.txt': '1\n' });
     const start = await snap(root);
-    const hash = async (to: string, taskFiles: string[]) => (await taskDiff({ root, fromTree: start, toTree: to, taskFiles, declaredFiles: [] })).diffHash;
-    expect(await hash(start, ['src/a.txt'])).toBeNull();
-    expect(await hash(start, [])).toBeNull();
+    const key = async (to: string, ignore?: Parameters<typeof taskDiff>[0]['ignore']) => (await taskDiff({ root, fromTree: start, toTree: to, taskFiles: ['src/a.txt'], declaredFiles: [], ignore })).diffHash;
+    expect(await key(start)).toBeNull();
 
     write(root, { 'src/a.txt': '2\n' });
     const it1 = await snap(root);
-    const h1 = await hash(it1, ['src/a.txt']);
+    const h1 = await key(it1);
     expect(h1).toMatch(/^[0-9a-f]{28}$/);
-    expect(await hash(it1, ['src/a.txt'])).toBe(h1);
-    expect(await hash(it1, ['src/'])).toBe(h1);
-    expect(await hash(it1, ['src/*.txt'])).toBe(h1);
+    expect(await key(it1)).toBe(h1);
 
-    // A change outside the task's files does not move its hash; with no <files>, everything counts.
+    // <files> is a hint, not a fence: a fix outside the task's files moves the key too.
     write(root, { 'b.txt': '2\n' });
     const it2 = await snap(root);
-    expect(await hash(it2, ['src/a.txt'])).toBe(h1);
-    expect(await hash(it2, [])).not.toBe(await hash(it1, []));
+    expect(await key(it2)).not.toBe(h1);
+    // ...unless another open loop is working on that file.
+    expect(await key(it2, { otherLoops: ['b.txt'] })).toBe(h1);
 
-    write(root, { 'src/a.txt': '3\n' });
-    const it3 = await snap(root);
-    expect(await hash(it3, ['src/a.txt'])).not.toBe(h1);
-    expect(await hash(it3, ['c.txt'])).toBeNull();
-    // Back to the first edit: the same code, the same hash.
-    write(root, { 'src/a.txt': '2\n', 'b.txt': '1\n' });
-    expect(await hash(await snap(root), ['src/a.txt'])).toBe(h1);
+    // Back to the first edit: the same code, the same key.
+    write(root, { 'b.txt': '1\n' });
+    expect(await key(await snap(root))).toBe(h1);
+  });
 
-    // Renaming a task file away is a change of the task's files.
-    renameSync(join(root, 'src/r.txt'), join(root, 'moved.txt'));
-    expect(await hash(await snap(root), ['src/r.txt'])).not.toBeNull();
+  it('what a check wrote is ignored while its content is what the check left there', async () => {
+    const root = makeRepo({ 'src/a.txt': '1\n', 'dist/out.js': 'v1\n', 'dist/chunk-1.js': 'c\n' });
+    const start = await snap(root);
+    // The check rebuilds dist/: a new output file, the old chunk deleted.
+    write(root, { 'dist/out.js': 'v2\n', 'dist/chunk-2.js': 'c2\n' });
+    rmSync(join(root, 'dist/chunk-1.js'));
+    const built = await snap(root);
+    const written = await writtenBetween(root, start, built);
+    expect(written).toMatchObject({ 'dist/out.js': expect.stringMatching(/^[0-9a-f]{40}$/), 'dist/chunk-1.js': '' });
+    const d = await taskDiff({ root, fromTree: start, toTree: built, taskFiles: ['src/a.txt'], declaredFiles: [], ignore: { checkWritten: written } });
+    expect(d).toEqual({ diffHash: null, changes: [], findings: [] });
+    // The agent edits a built file by hand: that is the agent's change again.
+    write(root, { 'dist/out.js': 'by hand\n' });
+    const edited = await taskDiff({ root, fromTree: start, toTree: await snap(root), taskFiles: ['src/a.txt'], declaredFiles: [], ignore: { checkWritten: written } });
+    expect(edited.changes).toEqual([{ status: 'M', path: 'dist/out.js' }]);
   });
 });

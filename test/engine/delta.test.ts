@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { computeDelta, judgeDelta, type DeltaInput } from '../../src/engine/delta.js';
+import { check } from './helpers.js';
+
+const at = (checks: DeltaInput['checks'], fingerprint: string | null, diff_hash: string | null): DeltaInput => ({ checks, fingerprint, diff_hash });
+const history = (...its: DeltaInput[]) => ({ iterations: its.map((it, i) => ({ ...it, iteration: i + 1 })), tree_known: true });
+const judge = (h: ReturnType<typeof history>, cur: DeltaInput) => judgeDelta(computeDelta(h, cur), h.iterations.at(-1)?.iteration ?? null);
+
+describe('computeDelta', () => {
+  it('tests fixed are a set difference: any one of N, in any order', () => {
+    const h = history(at([check(0, { fp: 'FAIL a', tests: ['a', 'b', 'c'] })], 'FAIL a', 'd1'));
+    const d = computeDelta(h, at([check(0, { fp: 'FAIL a', tests: ['a', 'c'] })], 'FAIL a', 'd2'));
+    expect(d).toMatchObject({ tests_fixed: ['b'], checks_fixed: [], fingerprint_changed: false, novel_tree: true });
+    expect(judgeDelta(d, 1)).toMatchObject({ improved: true, progress: true, reasons: ['test fixed: b'] });
+  });
+
+  it('a check fixed while the first check fails identically is an improvement', () => {
+    const h = history(at([check(0, { fp: 'A' }), check(1, { fp: 'B' })], 'A', 'd1'));
+    expect(judge(h, at([check(0, { fp: 'A' }), check(1)], 'A', 'd2'))).toMatchObject({ improved: true, reasons: ['check fixed: node check2.js'] });
+  });
+
+  it('a compile error that became failing tests advanced within the check', () => {
+    const h = history(at([check(0, { fp: 'TS2304: Cannot find name' })], 'TS2304: Cannot find name', 'd1'));
+    const r = judge(h, at([check(0, { fp: 'FAIL t1', tests: ['t1'] })], 'FAIL t1', 'd2'));
+    expect(r.improved).toBe(true);
+    expect(r.reasons[0]).toMatch(/^error moved downstream: node check1.js: from an error before any test ran to failing tests/);
+  });
+
+  it('the first failure moving to a later check is downstream', () => {
+    const h = history(at([check(0, { fp: 'A' }), check(1, { skipped: true, passed: false })], 'A', 'd1'));
+    expect(judge(h, at([check(0), check(1, { fp: 'B' })], 'B', 'd2')).reasons).toEqual(['check fixed: node check1.js', 'error moved downstream: the first failure moved from check 1 to check 2']);
+  });
+
+  it('a different error at the same check on a new tree is progress but no improvement', () => {
+    const h = history(at([check(0, { fp: 'A' })], 'A', 'd1'));
+    expect(judge(h, at([check(0, { fp: 'Z' })], 'Z', 'd2'))).toEqual({ improved: false, progress: true, reasons: ['code changed, a different error'] });
+  });
+
+  it('returning to an earlier tree is never progress, whatever the checks say', () => {
+    const h = history(at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'dA'), at([check(0, { fp: 'B', tests: ['y'] })], 'B', 'dB'));
+    const r = judge(h, at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'dA'));
+    expect(r).toMatchObject({ improved: false, progress: false });
+    expect(r.reasons[0]).toMatch(/^no progress: back to the tree of iteration 1 \(test fixed: y without a code change: not counted\)/);
+  });
+
+  it('an unchanged tree with a flaky test now passing is not progress', () => {
+    const h = history(at([check(0, { fp: 'A', tests: ['x', 'y'] })], 'A', 'd1'));
+    expect(judge(h, at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'd1'))).toMatchObject({ progress: false, reasons: [expect.stringMatching(/same tree as iteration 1/)] });
+  });
+
+  it('undoing every change (back to the start tree) is not progress', () => {
+    const h = history(at([check(0, { fp: 'A' })], 'A', 'd1'));
+    expect(judge(h, at([check(0, { fp: 'A' })], 'A', null)).reasons[0]).toMatch(/back to the tree the loop started from/);
+  });
+
+  it('the tree the checks left behind counts as seen', () => {
+    const h = { iterations: [{ ...at([check(0, { fp: 'A' })], 'A', 'd1'), iteration: 1, after_hash: 'd1-built' }], tree_known: true };
+    expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd1-built')).novel_tree).toBe(false);
+  });
+
+  it('unrecognised output now says nothing about tests', () => {
+    const h = history(at([check(0, { fp: 'A', tests: ['t1', 't2'] })], 'A', 'd1'));
+    expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd2')).tests_fixed).toEqual([]);
+  });
+
+  it('outside git without task files only what the checks show counts', () => {
+    const h = { iterations: [{ ...at([check(0, { fp: 'A' }), check(1, { fp: 'B' })], 'A', null), iteration: 1 }], tree_known: false };
+    expect(judge(h, at([check(0, { fp: 'A' }), check(1, { fp: 'B' })], 'A', null))).toMatchObject({ progress: false });
+    expect(judge(h, at([check(0, { fp: 'A' }), check(1)], 'A', null))).toMatchObject({ progress: true, improved: true });
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The loop's verdicts on realistic multi-iteration scenarios, in real temp git repos with
+ * real checks (issue #12): each scenario is an agent's sequence of edits and the verdicts
+ * it must get.
+ */
+import { describe, expect, it } from 'vitest';
+import { autoTask, Project } from './project.js';
+
+const NODE_TESTS = `const test = require('node:test');
+const assert = require('node:assert');
+const v = require('./src/v.json');
+for (const name of ['alpha', 'beta', 'gamma']) test('unit ' + name, () => assert.strictEqual(v[name], true));
+`;
+const units = (alpha: boolean, beta: boolean, gamma: boolean) => JSON.stringify({ alpha, beta, gamma });
+
+describe('verdicts: progress the checks can see', () => {
+  it.each([
+    ['gamma, beta, alpha', ['gamma', 'beta', 'alpha']],
+    ['beta, gamma, alpha', ['beta', 'gamma', 'alpha']],
+  ])('fixing one of three failing tests at a time (%s) is retry with progress until it passes', async (_order, order) => {
+    const p = new Project({
+      tasks: autoTask({ name: 'Make the units pass', files: ['src/v.json'], verify: 'node --test test.js' }),
+      files: { 'src/v.json': units(false, false, false), 'test.js': NODE_TESTS },
+      config: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 },
+    });
+    const first = await p.verify(1);
+    expect(first.json).toMatchObject({ verdict: 'retry', iteration: 1 });
+    expect(first.json.failing_tests.length).toBe(3);
+    const fixed = { alpha: false, beta: false, gamma: false };
+    const verdicts: string[] = [];
+    for (const name of order) {
+      fixed[name as keyof typeof fixed] = true;
+      p.write('src/v.json', units(fixed.alpha, fixed.beta, fixed.gamma));
+      const r = await p.verify(1);
+      verdicts.push(r.json.verdict);
+      if (r.json.verdict === 'retry') {
+        expect(r.json.progress).toBe(true);
+        expect(r.json.progress_reasons.join('; ')).toMatch(/test fixed: /);
+      }
+    }
+    expect(verdicts).toEqual(['retry', 'retry', 'pass']);
+  });
+
+  it('a fix outside <files> that moves the error downstream inside the check is progress', async () => {
+    const check = `const app = require('./src/app.js');
+if (app() !== 42) { console.error('AssertionError: expected 42, got ' + app()); process.exit(1); }
+`;
+    const p = new Project({
+      tasks: autoTask({ name: 'Answer 42', files: ['src/app.js'], verify: 'node check.js' }),
+      files: {
+        'src/app.js': "const util = require('./util.js');\nmodule.exports = () => util.answer();\n",
+        'src/util.js': "exports.answer = () => { throw new TypeError('util.answer is not implemented'); };\n",
+        'check.js': check,
+      },
+      // With 1, any iteration without progress stops the loop.
+      config: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 1 },
+    });
+    expect((await p.verify(1)).json.fingerprint).toMatch(/not implemented/);
+    p.write('src/util.js', 'exports.answer = () => 41;\n');
+    const second = await p.verify(1);
+    expect(second.json).toMatchObject({ verdict: 'retry', progress: true, iteration: 2 });
+    expect(second.json.fingerprint).toMatch(/expected 42/);
+    p.write('src/util.js', 'exports.answer = () => 42;\n');
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'pass', iteration: 3 });
+  });
+});
+
+describe('verdicts: stuck agents', () => {
+  const files = { 'src/a.js': "module.exports = 'broken';\n", 'check.js': "const v = require('./src/a.js');\nif (v !== 'fixed') { console.error('Error: expected fixed, got ' + v); process.exit(1); }\n" };
+  const task = autoTask({ name: 'Make the value right', verify: 'node check.js' });
+
+  it('A,B,A,B oscillation stops with no_progress at iteration no_progress_repeats + 2, never split_task', async () => {
+    const p = new Project({ tasks: task, files, config: { max_iterations: 10, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+    const results = [];
+    for (const value of ['A', 'B', 'A', 'B']) {
+      p.write('src/a.js', `module.exports = '${value}';\n`);
+      results.push(await p.verify(1));
+    }
+    expect(results.map((r) => r.code)).toEqual([10, 10, 10, 20]);
+    expect(results[2]!.json.progress).toBe(false);
+    expect(results[2]!.json.progress_reasons[0]).toMatch(/back to the tree of iteration 1/);
+    expect(results[3]!.json).toMatchObject({ verdict: 'stop', stop_reason: 'no_progress', iteration: 4 });
+    expect(results[3]!.json.handoff.recommended_action).toBe('manual_investigation');
+  });
+
+  it('undoing the change is not progress', async () => {
+    const p = new Project({ tasks: task, files, config: { max_iterations: 10, error_fingerprint_repeats: 5, no_progress_repeats: 1 } });
+    p.write('src/a.js', "module.exports = 'A';\n");
+    await p.verify(1);
+    p.write('src/a.js', files['src/a.js']);
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'stop', stop_reason: 'no_progress', iteration: 2 });
+  });
+});
+
+describe('verdicts: checks that write into the working tree', () => {
+  // A build into a committed dist/: it deletes the old output and writes a new, content-named file.
+  const build = `const fs = require('node:fs');
+const src = fs.readFileSync('src/a.js', 'utf8');
+fs.rmSync('dist', { recursive: true, force: true });
+fs.mkdirSync('dist');
+const id = require('node:crypto').createHash('sha1').update(src).digest('hex').slice(0, 8);
+fs.writeFileSync('dist/out-' + id + '.js', src);
+`;
+  const check = "const v = require('./src/a.js');\nif (v !== 'fixed') { console.error('Error: expected fixed, got ' + v); process.exit(1); }\n";
+
+  it('a check that rewrites dist/ never yields Rule 4 and is reported', async () => {
+    const p = new Project({
+      tasks: autoTask({ name: 'Build and check', files: ['src/a.js'], verify: 'node build.js && node check.js' }),
+      files: { 'src/a.js': "module.exports = 'broken';\n", 'dist/out-old.js': 'old\n', 'build.js': build, 'check.js': check },
+      config: { max_iterations: 6, error_fingerprint_repeats: 3, no_progress_repeats: 2 },
+    });
+    const results = [];
+    for (const value of ['try1', 'try2', 'fixed']) {
+      p.write('src/a.js', `module.exports = '${value}';\n`);
+      results.push(await p.verify(1));
+    }
+    expect(results.map((r) => r.json.verdict)).toEqual(['retry', 'retry', 'pass']);
+    for (const r of results) {
+      expect(r.json.stop_reason).not.toBe('rule4_architectural');
+      expect(r.json.message).toMatch(/checks modified tracked files: .*dist\//);
+      expect(r.json.checks_modified.some((f: string) => f.startsWith('dist/'))).toBe(true);
+    }
+    expect(p.state().tasks['1'].iterations.every((it: { rule4_findings?: string[] }) => (it.rule4_findings ?? []).length === 0)).toBe(true);
+  });
+
+  it('an idle agent after a check rewrote files is not progress', async () => {
+    const p = new Project({
+      tasks: autoTask({ name: 'Build and check', files: ['src/a.js'], verify: 'node build.js && node check.js' }),
+      files: { 'src/a.js': "module.exports = 'broken';\n", 'dist/out-old.js': 'old\n', 'build.js': build, 'check.js': check },
+      config: { max_iterations: 6, error_fingerprint_repeats: 9, no_progress_repeats: 1 },
+    });
+    p.write('src/a.js', "module.exports = 'try';\n");
+    await p.verify(1);
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'stop', stop_reason: 'no_progress', iteration: 2 });
+  });
+});
