@@ -6,9 +6,13 @@
  *   `cmd` | `cmd` succeeds/passes    → command_succeeds
  *   `path` exists | File `path` exists → file_exists
  *   `path` contains `text` / "text"  → contains_text
+ *   `cmd` exits with code 0           → command_succeeds
+ *   npm test passes                   → command_succeeds (when src/plan reads it as a command)
+ *   Acceptance: <any of these>        → the same (copilot_ralf's label)
  *   tests pass                        → tests_pass (the project test command)
  * Anything else is prose: a manual criterion the agent must confirm.
  */
+import { looksLikeBareCommand } from '../plan/command-like.js';
 import type { Check, CheckSource } from '../plan/model.js';
 
 export type CriterionReading =
@@ -22,7 +26,13 @@ const COMMAND_PREFIX = /^(?:verify|verified by|check|test|run|command)\s*:\s*(.+
 const FILE_EXISTS = /^(?:(?:the\s+)?file\s+)?`([^`]+)`\s+(?:exists|is present|is created)\.?$/i;
 const CONTAINS =
   /^(?:(?:the\s+)?file\s+)?`([^`]+)`\s+(?:contains|includes)\s+(?:`([^`]+)`|"([^"]+)"|“([^”]+)”)\.?$/i;
-const COMMAND_ONLY = /^`([^`]+)`\s*(?:(?:succeeds|passes|exits(?: with)? 0|returns 0|is green)\.?)?$/i;
+/** What a command is said to do when it passes: `succeeds`, `passes`, `exits with code 0`, ... */
+const PASSES = String.raw`(?:succeeds|passes|exits(?: with)?(?: (?:exit )?(?:code|status))? 0|exits successfully|returns 0|is green)`;
+const COMMAND_ONLY = new RegExp(String.raw`^\`([^\`]+)\`\s*(?:${PASSES}\.?)?$`, 'i');
+/** A bare command said to pass (`npm test passes`): only when src/plan reads the words as a command. */
+const BARE_PASSES = new RegExp(String.raw`^(.+?)\s+${PASSES}\.?$`, 'i');
+/** A label that introduces a criterion, not a command list: copilot_ralf's `- Acceptance: ...`. */
+const CRITERION_LABEL = /^(?:acceptance(?:\s+criteri(?:a|on))?|ac|done when)\s*:\s*(.+)$/i;
 const TESTS_PASS = /^(?:all\s+)?(?:the\s+)?(?:unit\s+)?tests?\s+(?:pass|passes|are green|succeed)\.?$/i;
 
 /** Inline code spans in a text (backticks removed). */
@@ -44,6 +54,8 @@ export function readCriterionText(
   testsCommand: string | undefined,
 ): CriterionReading {
   const text = raw.trim();
+  const labelled = CRITERION_LABEL.exec(text);
+  if (labelled) return readCriterionText(labelled[1]!, source, testsCommand);
   const prefixed = COMMAND_PREFIX.exec(text);
   if (prefixed) {
     const commands = commandsAfterLabel(prefixed[1]!);
@@ -58,6 +70,10 @@ export function readCriterionText(
   }
   const command = COMMAND_ONLY.exec(text);
   if (command) return { kind: 'checks', checks: [{ kind: 'command_succeeds', command: command[1]!.trim(), source }] };
+  const bare = BARE_PASSES.exec(text);
+  if (bare && !bare[1]!.includes('`') && looksLikeBareCommand(bare[1]!)) {
+    return { kind: 'checks', checks: [{ kind: 'command_succeeds', command: bare[1]!.trim(), source }] };
+  }
   if (TESTS_PASS.test(text)) {
     if (testsCommand) return { kind: 'checks', checks: [{ kind: 'tests_pass', command: testsCommand, source }] };
     return { kind: 'unrunnable', why: `"${text}" needs a test command (set ralf_lite.checks.tests)` };

@@ -32,7 +32,7 @@ export interface DetectedTarget {
 }
 
 const ACCEPTED =
-  'a GSD PLAN.md, a phase directory with *-PLAN.md files, a PRD.md checklist (- [ ] items), ralph.json, requirements.json, or a directory of task files (Markdown with `status:` frontmatter)';
+  'a GSD PLAN.md, a phase directory with *-PLAN.md files, a PRD.md checklist (- [ ] items), ralph.json, requirements.json, or a directory of task files (Markdown with `status:`/`state:` frontmatter, or Approved/ Done/ Rejected/ folders of them)';
 
 const CHECKLIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX~]\](?:[ \t]|$)/m;
 const PLAN_FILE = /PLAN\.md$/i;
@@ -45,7 +45,7 @@ function unsupported(path: string, message: string): RalfError {
 function isTaskFileText(text: string): boolean {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(t);
-  return m !== null && /^status[ \t]*:/m.test(m[1]!);
+  return m !== null && /^(?:status|state)[ \t]*:/m.test(m[1]!);
 }
 
 function markdownFiles(dir: string): string[] {
@@ -57,6 +57,25 @@ function markdownFiles(dir: string): string[] {
 
 function taskFilesIn(dir: string): string[] {
   return markdownFiles(dir).filter((f) => isTaskFileText(readFileSync(f, 'utf8')));
+}
+
+const LIFECYCLE = ['approved', 'done', 'rejected'];
+
+/** The Persistence Loop's lifecycle folders under `dir` (`Approved/`, `Done/`, `Rejected/`, any case). */
+function lifecycleDirs(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  if (!entries.some((n) => n.toLowerCase() === 'approved')) return [];
+  return entries.filter((n) => LIFECYCLE.includes(n.toLowerCase())).sort((a, b) => LIFECYCLE.indexOf(a.toLowerCase()) - LIFECYCLE.indexOf(b.toLowerCase())).map((n) => join(dir, n));
+}
+
+/** Task files of a directory: its own, plus those in its lifecycle folders (Approved/ first). */
+function taskFilesWithLifecycle(dir: string): string[] {
+  return [...taskFilesIn(dir), ...lifecycleDirs(dir).flatMap(taskFilesIn)];
 }
 
 /** Which front-end a path is (reads only what it must to decide). Throws RalfError (exit 2). */
@@ -71,14 +90,15 @@ export function detectRunTarget(path: string): DetectedTarget {
   if (isDir) {
     const plans = markdownFiles(abs).filter((f) => PHASE_PLAN_FILE.test(basename(f)));
     if (plans.length > 0) return { kind: 'gsd-phase', path: abs, files: plans };
-    const tasks = taskFilesIn(abs);
+    // `ralf run Approved/` runs that folder; its Done/ and Rejected/ siblings take the finished tasks.
+    const tasks = LIFECYCLE.includes(basename(abs).toLowerCase()) ? taskFilesIn(abs) : taskFilesWithLifecycle(abs);
     if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks };
     const sub = join(abs, 'tasks');
     if (existsSync(sub) && statSync(sub).isDirectory()) {
-      const subTasks = taskFilesIn(sub);
+      const subTasks = taskFilesWithLifecycle(sub);
       if (subTasks.length > 0) return { kind: 'task-files', path: sub, files: subTasks };
     }
-    throw unsupported(path, 'directory has no *-PLAN.md files and no task files (Markdown with `status:` in the frontmatter)');
+    throw unsupported(path, 'directory has no *-PLAN.md files and no task files (Markdown with `status:` or `state:` in the frontmatter, or an Approved/ folder of them)');
   }
   const name = basename(abs);
   const ext = extname(name).toLowerCase();
@@ -103,7 +123,7 @@ export function detectRunTarget(path: string): DetectedTarget {
     const text = readFileSync(abs, 'utf8');
     if (isTaskFileText(text)) return { kind: 'task-files', path: abs, files: [abs] };
     if (CHECKLIST_ITEM.test(text)) return { kind: 'prd', path: abs };
-    throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:` frontmatter');
+    throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:`/`state:` frontmatter');
   }
   throw unsupported(path, `unsupported file type "${ext || name}"`);
 }

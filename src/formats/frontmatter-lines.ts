@@ -127,3 +127,19 @@ export function updateFrontmatter(text: string, updates: ReadonlyArray<readonly 
   }
   return block.bom + work.lines.map((l, i) => l + work.ends[i]!).join('') + block.rest;
 }
+
+/**
+ * Replaces a top-level key and everything nested under it with `lines` (the key line first),
+ * or adds them before the closing `---` when the key is absent. Every other line keeps its
+ * bytes. For nested blocks such as the Persistence Loop's `persistence_loop:` checkpoint.
+ */
+export function setFrontmatterBlock(text: string, key: string, lines: readonly string[]): string {
+  const block = splitFrontmatter(text);
+  if (!block) throw new Error('no YAML frontmatter (the file must start with a --- line)');
+  const work: FrontmatterBlock = { ...block, lines: [...block.lines], ends: [...block.ends] };
+  const at = findKeyLine(work, key);
+  const [from, to] = at < 0 ? [work.close, work.close] : [at, continuationEnd(work, at)];
+  work.lines.splice(from, to - from, ...lines);
+  work.ends.splice(from, to - from, ...lines.map(() => block.eol));
+  return block.bom + work.lines.map((l, i) => l + work.ends[i]!).join('') + block.rest;
+}

@@ -59,6 +59,8 @@ export function planIdForSource(path: string): string {
 
 /** The loop decision for one task (pure). */
 export function decideTask(draft: TaskDraft, options: FormatOptions): TaskDecision & { checks: Check[] } {
+  // A finished item stays finished, gate or not: a checked-off human gate was answered by the human.
+  if (draft.skip_reason) return { decision: 'skip', reason: draft.skip_reason, checks: draft.checks };
   if (draft.human_gate) {
     return {
       decision: 'refuse',
@@ -66,7 +68,6 @@ export function decideTask(draft: TaskDraft, options: FormatOptions): TaskDecisi
       checks: draft.checks,
     };
   }
-  if (draft.skip_reason) return { decision: 'skip', reason: draft.skip_reason, checks: draft.checks };
   if (draft.checks.length > 0) return { decision: 'loop', reason: loopReason(draft.checks), checks: draft.checks };
   if (options.tests_command) {
     const checks: Check[] = [
@@ -105,6 +106,7 @@ export function buildTask(number: number, draft: TaskDraft, options: FormatOptio
     manual: draft.manual,
     decision: decided.decision,
     reason: decided.reason,
+    ...(draft.skip_reason ? { not_runnable: draft.skip_reason } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 import { commandsAfterLabel, readCriterionText } from './criteria-text.js';
+import { slugOf, uniqueIds } from './item-identity.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
 
@@ -135,10 +136,31 @@ export function findPrdItems(source: string): PrdItem[] {
   return items;
 }
 
-/** The task name: the item's first line without an inline `Verify:` part. */
+/**
+ * The task name: the item's first line without an inline `Verify:` part, emphasis around the
+ * title, or copilot_ralf's `[effort: low]` tag (`- [ ] **Task 1: Setup** [effort: low]` →
+ * `Task 1: Setup`).
+ */
 function itemName(firstLine: string): string {
-  const cut = firstLine.replace(INLINE_VERIFY, '').replace(/[\s—–:;,(-]+$/, '').trim();
+  const cut = firstLine
+    .replace(INLINE_VERIFY, '')
+    .replace(/\s*\[effort:\s*[^\]]*\]\s*/gi, ' ')
+    .replace(/^(\*\*|__)(.+?)\1/, '$2')
+    .replace(/[\s—–:;,(-]+$/, '')
+    .trim();
   return cut || firstLine.trim() || '(untitled item)';
+}
+
+/** Sub-bullets that describe the item rather than accept it (copilot_ralf's PRD fields). */
+const DESCRIPTION_LABEL = /^(?:description|details?|notes?|context|why)\s*:\s*(.*)$/i;
+const FILES_LABEL = /^files?\s*:\s*(.*)$/i;
+const EFFORT_LABEL = /^effort\s*:/i;
+
+function filesIn(text: string): string[] {
+  return text
+    .split(/[,;]|\s+and\s+/)
+    .map((f) => f.replace(/[`*]/g, '').replace(/\s*\(.*\)\s*$/, '').trim())
+    .filter((f) => f !== '' && !/\s/.test(f));
 }
 
 function draftFor(item: PrdItem, fileName: string, options: FormatOptions): TaskDraft {
@@ -165,7 +187,19 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
     } else description.push(lineText);
   });
 
+  const files: string[] = [];
   for (const c of item.criteria_lines) {
+    const described = DESCRIPTION_LABEL.exec(c.text);
+    if (described) {
+      if (described[1]!.trim()) description.push(described[1]!.trim());
+      continue;
+    }
+    const named = FILES_LABEL.exec(c.text);
+    if (named) {
+      files.push(...filesIn(named[1]!));
+      continue;
+    }
+    if (EFFORT_LABEL.test(c.text)) continue;
     criteriaText.push(c.text);
     const reading = readCriterionText(c.text, { element: 'criteria', line: c.line }, options.tests_command);
     if (reading.kind === 'checks') checks.push(...reading.checks);
@@ -197,6 +231,7 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
     skip_reason: skip,
     attributes: { mark: item.mark },
     elements,
+    files,
   };
 }
 
@@ -204,19 +239,31 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
 export function parsePrdChecklist(text: string, path: string, options: FormatOptions = {}): Plan {
   const fileName = basename(path);
   const items = findPrdItems(text);
-  const tasks: PlanTask[] = items.map((item) => buildTask(item.number, draftFor(item, fileName, options), options));
+  const ids = itemIds(items);
+  const tasks: PlanTask[] = items.map((item, i) => {
+    const draft = draftFor(item, fileName, options);
+    return buildTask(item.number, { ...draft, attributes: { ...draft.attributes, id: ids[i]! } }, options);
+  });
   const title = /^\uFEFF?#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? null;
   const warnings = items.length === 0 ? [`${fileName}: no checklist items (- [ ] ...) found`] : [];
   return buildPlan({ kind: 'prd', path, id: planIdForSource(path), objective: title, tasks, warnings });
 }
 
+/** Each item's identity: the slug of its text (`#2` for a repeated text), never its position. */
+export function itemIds(items: readonly PrdItem[]): string[] {
+  return uniqueIds(items.map((i) => slugOf(i.name)));
+}
+
 /**
  * Sets one item's mark (pure). The item is found again in the current text (the agent may have
- * edited the file): by number and name, else by a unique name. Only the mark character changes.
+ * edited the file, items may have moved): by its id, else by a unique name. Only the mark
+ * character changes.
  */
-export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'>, mark: 'x' | '~' | ' '): string {
+export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'> & { attributes?: Record<string, string> }, mark: 'x' | '~' | ' '): string {
   const items = findPrdItems(text);
-  let item = items.find((i) => i.number === task.number && i.name === task.name);
+  const ids = itemIds(items);
+  const id = task.attributes?.id;
+  let item = id !== undefined ? items[ids.indexOf(id)] : undefined;
   if (!item) {
     const byName = items.filter((i) => i.name === task.name);
     if (byName.length === 1) item = byName[0];
@@ -244,7 +291,7 @@ export function progressPathFor(prdPath: string): string {
 }
 
 /** Write-back when a task's loop ends: mark `[x]`/`[~]` atomically, append to progress.md. */
-export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): void {
+export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): string[] {
   const task = plan.tasks.find((t) => t.number === taskNumber);
   if (!task) throw new RalfError('writeback_failed', `${plan.path}: no task ${taskNumber}`);
   const before = readFileSync(plan.path, 'utf8');
@@ -261,4 +308,5 @@ export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResul
   }
   // Appending (not rewriting) keeps notes the agent wrote to progress.md between our entries.
   appendFileSync(progress, prefix + progressEntry(task, result, now, eol));
+  return [plan.path, progress];
 }

@@ -23,9 +23,11 @@ const Requirement = looseObject({
   id: union([string().check(trim(), minLength(1)), int()]),
   description: optional(string()),
   title: optional(string()),
+  /** ralph1's key: one declarative outcome statement. */
+  requirement: optional(string()),
   status: optional(string()),
   checkpoint: optional(unknown()),
-}).check(refine((r) => (r.description ?? r.title ?? '').trim() !== '', { message: 'a requirement needs "description" or "title"', path: ['description'] }));
+}).check(refine((r) => (r.requirement ?? r.description ?? r.title ?? '').trim() !== '', { message: 'a requirement needs "requirement", "description" or "title"', path: ['requirement'] }));
 
 export interface HistoryEntry {
   timestamp: string;
@@ -161,6 +163,11 @@ export function parseRequirements(text: string, path: string, options: Requireme
     const r = raw as Record<string, unknown>;
     readAcceptance(r.verify, [...reqPath, 'verify'], doc, path, options, out, true);
     readAcceptance(r.acceptance, [...reqPath, 'acceptance'], doc, path, options, out, false);
+    // ralph1's quality gate: after every success the project's checks run, also for a
+    // requirement with checks of its own (without any, decideTask makes it the only check).
+    if (options.tests_command && out.checks.length > 0 && !out.checks.some((c) => c.kind === 'tests_pass' && c.command === options.tests_command)) {
+      out.checks.push({ kind: 'tests_pass', command: options.tests_command, source: { element: 'checks.tests', line: lineOfPath(doc, reqKey) } });
+    }
 
     const status = (req.status ?? 'pending').trim();
     const lower = status.toLowerCase();
@@ -170,7 +177,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
         ? null
         : `status "${status}"; only pending requirements run (set "status": "pending" to retry)`;
     const title = (req.title ?? '').trim();
-    const description = (req.description ?? '').trim();
+    const description = [req.requirement, req.description].map((t) => (t ?? '').trim()).filter((t) => t !== '').join('\n\n');
     const line = lineOfPath(doc, reqKey);
     const loc = doc.locations.get(reqKey);
     const endLine = loc ? doc.text.slice(0, loc.end).split('\n').length : line;
@@ -245,7 +252,7 @@ export function historyPathFor(requirementsPath: string): string {
 }
 
 /** Write-back when a task's loop ends: append to history.jsonl; on pass, `"status": "done"`. */
-export function writeRequirementResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): void {
+export function writeRequirementResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): string[] {
   const task = plan.tasks.find((t) => t.number === taskNumber);
   const id = task?.attributes.id;
   if (!task || id === undefined) throw new RalfError('writeback_failed', `${plan.path}: no requirement for task ${taskNumber}`);
@@ -261,4 +268,5 @@ export function writeRequirementResult(plan: Plan, taskNumber: number, result: T
     if (current.length > 0 && !current.endsWith('\n')) prefix = '\n';
   }
   appendFileSync(history, `${prefix}${historyLine(id, result, now)}\n`);
+  return result.verdict === 'pass' ? [plan.path, history] : [history];
 }

@@ -3,6 +3,7 @@
  * front-end produces, src/plan/model.ts) plus how to write a task's outcome back
  * into the source format. One engine; each format is a small adapter to the model.
  */
+import type { LoopState } from '../engine/types.js';
 import type { Plan } from '../plan/model.js';
 
 export type RunTargetKind = 'gsd-plan' | 'gsd-phase' | 'prd' | 'ralph-json' | 'requirements' | 'task-files';
@@ -13,6 +14,10 @@ export interface TaskResult {
   /** The engine's stop reason (`success`, `max_iterations`, `no_progress`, ...); null when unknown. */
   stop_reason: string | null;
   iterations: number;
+  /** Why it stopped, for people (the engine's message, the agent's BLOCKED reason). */
+  detail?: string | null;
+  /** The engine's loop state when the task ended (iterations, checks, outputs): the retry history. */
+  loop?: LoopState | null;
 }
 
 /** Per-target overrides of the run's defaults (ralph.json `max_iterations`, `budget.max_tokens`). */
@@ -30,8 +35,9 @@ export interface RunTarget {
    * when a task's loop ends (pass or stop). Absent for formats without status marks
    * (GSD plans: SUMMARY.md and `.planning/ralf/` record it; ralph.json: a spec, not a log).
    * Throws RalfError (`writeback_failed`) when the task can no longer be found in the file.
+   * Returns the files it wrote (absolute), so the run commits them with the item.
    */
-  onTaskResult?: (plan: Plan, taskNumber: number, result: TaskResult) => void;
+  onTaskResult?: (plan: Plan, taskNumber: number, result: TaskResult) => string[];
   /** Absolute path of what the user named (file or directory). */
   source: string;
   /**

@@ -4,14 +4,16 @@
  * metadata for human gates. Only Approved tasks run. Write-back rewrites only the frontmatter
  * lines it changes; the body keeps its bytes.
  */
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import matter from 'gray-matter';
 import { RalfError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
-import { findKeyLine, splitFrontmatter, updateFrontmatter, type FrontmatterBlock } from './frontmatter-lines.js';
+import { findKeyLine, setFrontmatterBlock, splitFrontmatter, updateFrontmatter, type FrontmatterBlock } from './frontmatter-lines.js';
+import { uniqueIds } from './item-identity.js';
+import { persistenceBlock, rejectionSection } from './persistence-loop.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
 
@@ -19,6 +21,27 @@ export interface TaskFile {
   /** Absolute path. */
   path: string;
   text: string;
+}
+
+/** The Persistence Loop's lifecycle folders: a task moves from `Approved/` to `Done/` or `Rejected/`. */
+export type LifecycleFolder = 'Approved' | 'Done' | 'Rejected';
+
+/** The lifecycle folder a task file sits in (by its parent directory's name), or null. */
+export function lifecycleFolderOf(path: string): LifecycleFolder | null {
+  const parent = basename(dirname(path)).toLowerCase();
+  return parent === 'approved' ? 'Approved' : parent === 'done' ? 'Done' : parent === 'rejected' ? 'Rejected' : null;
+}
+
+/** The key holding a task's state: `status` (task files), or the Persistence Loop's `state`. */
+function stateKeyOf(data: Record<string, unknown>): 'status' | 'state' | null {
+  return data.status !== undefined ? 'status' : data.state !== undefined ? 'state' : null;
+}
+
+/** A task file's identity: its `id`, else its file name without `.md` (moving between folders keeps it). */
+export function taskFileId(path: string, data: Record<string, unknown>): string {
+  const id = data.id;
+  if ((typeof id === 'string' && id.trim() !== '') || typeof id === 'number') return String(id).trim();
+  return basename(path).replace(/\.(md|markdown)$/i, '');
 }
 
 /** Gates that need a human; `none`/`auto`/`false` mean no gate. */
@@ -77,7 +100,8 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   } catch (err) {
     throw yamlError(file.path, err);
   }
-  if (data.status === undefined) return null;
+  const stateKey = stateKeyOf(data);
+  if (stateKey === null) return null;
   const block = splitFrontmatter(file.text);
   const problems: Problem[] = [];
   const checks: Check[] = [];
@@ -119,22 +143,30 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
     throw new RalfError('task_file_invalid', `${file.path}:${problems[0]!.line}: ${problems[0]!.key}: ${problems[0]!.message}`, { problems });
   }
 
-  const status = String(data.status).trim();
+  const status = String(data[stateKey]).trim();
   const lower = status.toLowerCase();
   const name = basename(file.path);
+  const folder = lifecycleFolderOf(file.path);
   const skip =
-    lower === 'approved'
-      ? null
-      : lower === 'done'
-        ? `already Done (${name})`
-        : lower === 'rejected'
-          ? `Rejected${typeof data.stop_reason === 'string' ? ` (${data.stop_reason})` : ''}; set status: Approved to retry`
-          : `status "${status}"; only Approved tasks run`;
+    folder === 'Done'
+      ? `already done (in Done/: ${name})`
+      : folder === 'Rejected'
+        ? `Rejected${typeof data.stop_reason === 'string' ? ` (${data.stop_reason})` : ''} (in Rejected/: ${name}); move it to Approved/ with ${stateKey}: Approved to retry`
+        : lower === 'approved'
+          ? null
+          : lower === 'done'
+            ? `already Done (${name})`
+            : lower === 'rejected'
+              ? `Rejected${typeof data.stop_reason === 'string' ? ` (${data.stop_reason})` : ''}; set ${stateKey}: Approved to retry`
+              : `${stateKey} "${status}"; only Approved tasks run`;
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(content)?.[1];
   const title = String(data.title ?? data.name ?? heading ?? basename(file.path).replace(/\.md$/i, '')).trim();
   const lineCount = file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0);
-  const attributes: Record<string, string> = { file: file.path, status };
-  if (data.id !== undefined) attributes.id = String(data.id);
+  const attributes: Record<string, string> = { file: file.path, status, state_key: stateKey, id: taskFileId(file.path, data) };
+  if (folder) attributes.folder = folder;
+  const elements: Record<string, string> = {};
+  const checkpoint = persistenceCheckpointText(data.persistence_loop);
+  if (checkpoint) elements.checkpoint = checkpoint;
   return {
     name: title,
     line: 1,
@@ -148,7 +180,21 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
     human_gate: checkpointGate(data.checkpoint),
     skip_reason: skip,
     attributes,
+    elements,
   };
+}
+
+/** The Persistence Loop checkpoint a file carries, as text for the agent's prompt (resume context). */
+function persistenceCheckpointText(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const cp = (v.checkpoint && typeof v.checkpoint === 'object' ? v.checkpoint : {}) as Record<string, unknown>;
+  const parts: string[] = [];
+  if (v.iteration !== undefined) parts.push(`iteration ${String(v.iteration)}${v.max_iterations !== undefined ? ` of ${String(v.max_iterations)}` : ''}`);
+  if (Array.isArray(cp.completed_steps) && cp.completed_steps.length > 0) parts.push(`completed steps: ${cp.completed_steps.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join('; ')}`);
+  if (cp.current_step !== undefined) parts.push(`current step: ${String(cp.current_step)}`);
+  if (cp.state_data && typeof cp.state_data === 'object') parts.push(`state: ${JSON.stringify(cp.state_data)}`);
+  return parts.length > 0 ? `Persistence Loop checkpoint: ${parts.join('; ')}` : null;
 }
 
 const byName = (a: TaskFile, b: TaskFile) => a.path.localeCompare(b.path, 'en', { numeric: true });
@@ -163,11 +209,13 @@ export function parseTaskFiles(files: TaskFile[], source: string, options: Forma
   for (const file of [...files].sort(byName)) {
     const draft = readTaskFile(file, options);
     if (!draft) {
-      warnings.push(`${basename(file.path)}: no \`status:\` in the frontmatter; not a task file (ignored)`);
+      warnings.push(`${basename(file.path)}: no \`status:\` or \`state:\` in the frontmatter; not a task file (ignored)`);
       continue;
     }
     tasks.push(buildTask(tasks.length + 1, draft, options));
   }
+  const ids = uniqueIds(tasks.map((t) => t.attributes.id!));
+  tasks.forEach((t, i) => (t.attributes.id = ids[i]!));
   const single = files.length === 1 && files[0]!.path === source;
   return buildPlan({
     kind: 'task-files',
@@ -181,27 +229,83 @@ export function parseTaskFiles(files: TaskFile[], source: string, options: Forma
 }
 
 /** The frontmatter changes for a finished task (pure): Approved → Done / Rejected. */
-export function taskFileUpdates(result: TaskResult, now: Date): Array<readonly [string, string | number | null]> {
+export function taskFileUpdates(result: TaskResult, now: Date, stateKey: 'status' | 'state' = 'status'): Array<readonly [string, string | number | null]> {
   const at = now.toISOString();
   if (result.verdict === 'pass') {
-    return [['status', 'Done'], ['completed_at', at], ['iterations', result.iterations], ['stop_reason', null], ['rejected_at', null]];
+    return [[stateKey, 'Done'], ['completed_at', at], ['iterations', result.iterations], ['stop_reason', null], ['rejected_at', null], ['failure_reason', null]];
   }
-  return [['status', 'Rejected'], ['rejected_at', at], ['stop_reason', result.stop_reason ?? 'unknown'], ['iterations', result.iterations], ['completed_at', null]];
+  const reason = result.stop_reason ?? 'unknown';
+  return [
+    [stateKey, 'Rejected'],
+    ['rejected_at', at],
+    ['stop_reason', reason],
+    ['failure_reason', (result.detail ?? reason).split(/\r?\n/)[0]!.slice(0, 300)],
+    ['iterations', result.iterations],
+    ['completed_at', null],
+  ];
 }
 
-/** Write-back when a task's loop ends: rewrite only the changed frontmatter lines, atomically. */
-export function writeTaskFileResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): void {
+/**
+ * Write-back when a task's loop ends: rewrite only the changed frontmatter lines (and the
+ * Persistence Loop's `persistence_loop:` checkpoint when the file has one or lives in a
+ * lifecycle folder), append the failure context to a rejected task, and move a task in
+ * `Approved/` to `Done/` or `Rejected/`. Atomic per file. Returns the paths it changed.
+ */
+export function writeTaskFileResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): string[] {
   const task = plan.tasks.find((t) => t.number === taskNumber);
   const file = task?.attributes.file;
   if (!task || !file) throw new RalfError('writeback_failed', `${plan.path}: no task file for task ${taskNumber}`);
+  if (!existsSync(file)) {
+    throw new RalfError('writeback_failed', `${file}: the task file is gone; cannot record ${result.verdict === 'pass' ? 'Done' : 'Rejected'}`, {
+      problems: [{ file, message: 'the task file was moved or deleted during the run', hint: `Set its state to ${result.verdict === 'pass' ? 'Done' : 'Rejected'} by hand.` }],
+    });
+  }
+  const stateKey = task.attributes.state_key === 'state' ? 'state' : 'status';
+  const folder = lifecycleFolderOf(file);
   const before = readFileSync(file, 'utf8');
   let after: string;
   try {
-    after = updateFrontmatter(before, taskFileUpdates(result, now));
+    after = updateFrontmatter(before, taskFileUpdates(result, now, stateKey), stateKey);
+    const existing = (matter(before, {}).data as Record<string, unknown>).persistence_loop;
+    if (existing !== undefined || folder !== null) {
+      const block = persistenceBlock({
+        existing: existing && typeof existing === 'object' ? (existing as Record<string, unknown>) : null,
+        loop: result.loop ?? null,
+        iterations: result.iterations,
+        max_iterations: result.loop?.max_iterations ?? result.iterations,
+        outcome: result.verdict === 'pass' ? 'done' : 'rejected',
+        stop_reason: result.verdict === 'pass' ? null : (result.stop_reason ?? 'unknown'),
+        now,
+      });
+      after = setFrontmatterBlock(after, 'persistence_loop', block);
+    }
   } catch (err) {
     throw new RalfError('writeback_failed', `${file}: cannot update the frontmatter: ${(err as Error).message}`, {
-      problems: [{ file, message: (err as Error).message, hint: `Set status: ${result.verdict === 'pass' ? 'Done' : 'Rejected'} by hand.` }],
+      problems: [{ file, message: (err as Error).message, hint: `Set ${stateKey}: ${result.verdict === 'pass' ? 'Done' : 'Rejected'} by hand.` }],
     });
   }
+  if (result.verdict === 'stop') {
+    const eol = before.includes('\r\n') ? '\r\n' : '\n';
+    after = (after.endsWith('\n') ? after : after + eol) + rejectionSection(result.loop ?? null, result.iterations, result.stop_reason ?? 'unknown', result.detail ?? null, now, eol);
+  }
   if (after !== before) writeFileAtomic(file, after);
+  if (folder !== 'Approved') return [file];
+  // The Persistence Loop's lifecycle: Approved/x.md → Done/x.md or Rejected/x.md beside it.
+  const targetDir = join(dirname(dirname(file)), result.verdict === 'pass' ? siblingName(file, 'Done') : siblingName(file, 'Rejected'));
+  const target = join(targetDir, basename(file));
+  if (existsSync(target)) {
+    throw new RalfError('writeback_failed', `${file}: cannot move it to ${target}: a file of that name is already there`, {
+      problems: [{ file, message: `${target} exists`, hint: 'Rename one of them, then move the task file by hand.' }],
+    });
+  }
+  mkdirSync(targetDir, { recursive: true });
+  renameSync(file, target);
+  task.attributes.file = target;
+  return [file, target];
+}
+
+/** `Done`/`Rejected` as the sibling folder is spelled on disk (`done/` stays lower case). */
+function siblingName(file: string, wanted: 'Done' | 'Rejected'): string {
+  const approved = basename(dirname(file));
+  return approved === approved.toLowerCase() ? wanted.toLowerCase() : approved === approved.toUpperCase() ? wanted.toUpperCase() : wanted;
 }

@@ -53,6 +53,12 @@ export interface PlanTask {
   manual: string[];
   decision: TaskDecisionKind;
   reason: string;
+  /**
+   * Seed formats: the item is finished or not approved in its own file (`[x]`, `[~]`,
+   * `"status": "done"`, `Done/`, `state: Draft`, ...). It is never sent to an agent; this says
+   * why (decision `skip`, the same reason). Absent for GSD tasks.
+   */
+  not_runnable?: string;
 }
 
 export interface PlanFrontmatter {

@@ -19,6 +19,8 @@ import { isFinal } from '../engine/loop-state.js';
 import { readPlanState, stopFlagPresent } from '../engine/store.js';
 import type { LoopState, PlanState, StopReason } from '../engine/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
+import { itemKey } from '../formats/item-identity.js';
+import type { TaskResult } from '../formats/target.js';
 import { ExitCode } from '../exit-codes.js';
 import type { AgentAdapter } from './agents/types.js';
 import { runAgentAttempts } from './agent-attempts.js';
@@ -41,10 +43,19 @@ export interface RunTargetInput {
   plans: Plan[];
   /** Plans skipped before the run (phase dir: already have a SUMMARY). */
   skipped?: Array<{ plan: Plan; reason: string }>;
-  /** Writes a task's outcome back into a seed format's file. */
-  onTaskResult?: ((plan: Plan, taskNumber: number, result: { verdict: 'pass' | 'stop'; stop_reason: string | null; iterations: number }) => void) | undefined;
+  /** Writes a task's outcome back into a seed format's file; returns the files it wrote (committed with the item). */
+  onTaskResult?: ((plan: Plan, taskNumber: number, result: TaskResult) => string[] | void) | undefined;
   /** Write the Loop Report into SUMMARY.md (GSD plans). */
   writeReports: boolean;
+  /**
+   * Seed formats whose items carry their own state (`[ ]`, `"status": "pending"`, `Approved/`):
+   * a stopped item is recorded in its file and the run goes on with the next item (ralph1,
+   * the Persistence Loop, copilot_ralf), and the file decides whether an item runs: one the file
+   * says is open runs again even if an earlier run stopped it. GSD plans: a stop ends the run.
+   */
+  itemsCarryState?: boolean;
+  /** Fraction of max_iterations at which `ralf run` warns (persistence.yaml `warn_threshold`; default 0.8). */
+  warnThreshold?: number;
 }
 
 /** What every engine call gets: the plan, the collaborators, and where/with which environment config is read. */
@@ -61,6 +72,8 @@ export interface EngineApi {
   verifyTask(o: EngineCall & { taskNumber: number; doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
   verifyPlan(o: EngineCall & { doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
   recordLoopEvent(o: EngineCall & { taskNumber: number | null; event: import('../engine/record-event.js').RunEvent }): Promise<import('../engine/action-outcome.js').ActionOutcome>;
+  /** Clears a task's loop (`ralf task reset`): an item its file says is open runs again from a fresh budget. */
+  resetTask(o: EngineCall & { taskNumber: number }): Promise<void>;
 }
 
 export interface DriverOptions {
@@ -121,6 +134,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   let tokens = 0;
   let resumeSignal = o.resumeSignal;
   let anyBlocked = false;
+  let anyStopped = false;
   let halt: Halt | null = null;
   const root = o.target.projectRoot;
   const cwd = root;
@@ -155,6 +169,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       continue;
     }
     emitRaw({ type: 'plan_start', plan_id: plan.id, path: plan.path, tasks: plan.tasks.length });
+    // The target's documented warnings (unknown ralph.json keys, non-JSON history lines, ignored files).
+    if (o.target.kind !== 'gsd-plan' && o.target.kind !== 'gsd-phase') for (const message of plan.warnings) emitRaw({ type: 'warning', message });
     const memory = readRunMemory(root, plan.id);
     const completed: PromptInput['completed'] = [];
     let planFinished = true;
@@ -170,15 +186,20 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       const tokensBefore = tokens;
       let end: TaskEnd;
 
-      if (decision === 'refuse') {
-        const answered = memory.checkpoints[String(task.number)];
+      const key = itemKey(task);
+      if (task.not_runnable !== undefined) {
+        // Finished or not approved in its own file: never sent to an agent; the reason is shown.
+        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 0, earlier: null });
+        end = finish(plan, task.number, displayTaskName(task.name), { outcome: 'not_runnable', stop_reason: null, iterations: 0, commit: null, halt: null }, null, task.not_runnable);
+      } else if (decision === 'refuse') {
+        const answered = memory.checkpoints[key];
         const info = checkpointInfo(task);
-        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision, iterations_done: 0, max_iterations: 0, earlier: memory.checkpoints[String(task.number)] ? 'answered' : null });
+        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision, iterations_done: 0, max_iterations: 0, earlier: memory.checkpoints[key] ? 'answered' : null });
         if (answered) {
           emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: answered.reply, info });
           end = { outcome: 'checkpoint_resolved', stop_reason: null, iterations: 0, commit: null, halt: null };
         } else if (resumeSignal !== null) {
-          memory.checkpoints[String(task.number)] = { reply: resumeSignal, at: new Date(now()).toISOString() };
+          memory.checkpoints[key] = { reply: resumeSignal, at: new Date(now()).toISOString() };
           writeRunMemory(root, memory);
           emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: resumeSignal, info });
           resumeSignal = null;
@@ -187,7 +208,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           emitRaw({ type: 'checkpoint', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), resolved_with: null, info });
           end = { outcome: 'checkpoint', stop_reason: null, iterations: 0, commit: null, halt: { outcome: 'checkpoint', reason: task.type ?? 'checkpoint', detail: `Task ${task.number} (${task.name}) needs a human: ${task.reason}` } };
         }
-        emitRaw({ type: 'task_end', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), outcome: end.outcome, stop_reason: null, iterations: 0, commit: null, detail: end.outcome === 'checkpoint' ? (end.halt?.detail ?? null) : `answered: ${JSON.stringify(memory.checkpoints[String(task.number)]?.reply ?? '')}`, handoff: null });
+        emitRaw({ type: 'task_end', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), outcome: end.outcome, stop_reason: null, iterations: 0, commit: null, detail: end.outcome === 'checkpoint' ? (end.halt?.detail ?? null) : `answered: ${JSON.stringify(memory.checkpoints[key]?.reply ?? '')}`, handoff: null });
       } else if (decision === 'skip') {
         end = await runOnce(plan, task, memory, completed);
       } else {
@@ -195,15 +216,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       }
 
       if (end.outcome === 'passed' || end.outcome === 'ran_once' || end.outcome === 'already_done') {
-        completed.push({ number: task.number, name: task.name, commit: end.commit ?? memory.tasks[String(task.number)]?.commit ?? null });
+        completed.push({ number: task.number, name: task.name, commit: end.commit ?? memory.tasks[key]?.commit ?? null });
       }
       if (end.outcome === 'blocked') anyBlocked = true;
-      if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved'].includes(end.outcome)) planFinished = false;
+      if (end.outcome === 'stopped') anyStopped = true;
+      if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved', 'not_runnable'].includes(end.outcome)) planFinished = false;
       const loopState = decision === 'loop' ? loopOf(readPlanState(root, plan.id), task.number) : null;
       rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
-      if (decision === 'loop' && o.target.onTaskResult && (end.outcome === 'passed' || end.outcome === 'stopped' || end.outcome === 'blocked' || end.outcome === 'budget')) {
-        safeCall(() => o.target.onTaskResult!(plan, task.number, { verdict: end.outcome === 'passed' ? 'pass' : 'stop', stop_reason: end.stop_reason, iterations: end.iterations }), emitRaw);
-      }
       if (end.halt) halt = end.halt;
     }
 
@@ -231,9 +250,18 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     emitRaw({ type: 'plan_end', plan_id: plan.id, outcome: planOutcome, report: report && report.action !== 'not_written' ? report.path : null, report_action: report?.action ?? null });
   }
 
-  const outcome: RunOutcome = halt ? halt.outcome : anyBlocked ? 'blocked' : 'complete';
+  const outcome: RunOutcome = halt ? halt.outcome : anyStopped ? 'stopped' : anyBlocked ? 'blocked' : 'complete';
   const exit_code = outcome === 'complete' ? ExitCode.ok : outcome === 'interrupted' ? ExitCode.interrupted : outcome === 'agent_failed' && halt?.reason && HARD_SETUP.has(halt.reason) ? ExitCode.badInput : ExitCode.stop;
-  const result: DriverResult = { exit_code, outcome, reason: halt?.reason ?? (anyBlocked ? 'blocked' : null), detail: halt?.detail ?? null, tokens, rows, reports };
+  const stoppedRows = rows.filter((r) => r.outcome === 'stopped');
+  const result: DriverResult = {
+    exit_code,
+    outcome,
+    reason: halt?.reason ?? (anyStopped ? (stoppedRows[0]?.stop_reason ?? 'stopped') : anyBlocked ? 'blocked' : null),
+    detail: halt?.detail ?? (anyStopped ? `${stoppedRows.length} item${stoppedRows.length === 1 ? '' : 's'} stopped and recorded in the target (${stoppedRows.map((r) => `task ${r.task}`).join(', ')}); the run went on with the others` : null),
+    tokens,
+    rows,
+    reports,
+  };
   emitRaw({ type: 'run_end', exit_code, outcome, reason: result.reason, detail: result.detail, tokens, tasks: rows });
   o.sink.close();
   return result;
@@ -245,10 +273,28 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     const name = task ? displayTaskName(task.name) : 'Plan-level verification';
     let loop = loopOf(readPlanState(root, plan.id), n);
     const iterationsOf = (l: LoopState | null) => l?.iterations.length ?? 0;
+    const memoryKey = task ? itemKey(task) : 'plan';
+    let restart = false;
+
+    if (task && loop) {
+      const seed = o.target.kind !== 'gsd-plan' && o.target.kind !== 'gsd-phase';
+      // State the engine filed under this task number for another item (the list was reordered or grew).
+      const foreign = seed && loop.task_name !== task.name;
+      // The item's own file says it is open (`[ ]`, pending, Approved): the file decides, not an earlier run.
+      const reopened = o.target.itemsCarryState === true && (loop.status === 'passed' || isFinal(loop));
+      // A budget cut an item short; it was not stopped for good.
+      const cutOff = isFinal(loop) && (loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget');
+      if (foreign || reopened || cutOff) {
+        await o.engine.resetTask({ planPath: plan.path, taskNumber: task.number, deps: o.engine.deps, cwd, env });
+        loop = loopOf(readPlanState(root, plan.id), n);
+        restart = true;
+        delete memory.tasks[memoryKey];
+      }
+    }
 
     if (loop?.status === 'passed') {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: 'passed' });
-      return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit: memory.tasks[String(n)]?.commit ?? null, halt: null }, null, 'passed in an earlier run');
+      return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit: memory.tasks[memoryKey]?.commit ?? null, halt: null }, null, 'passed in an earlier run');
     }
     if (loop && isFinal(loop)) {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
@@ -260,7 +306,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then \`${reset}\` and run again` } }, loop.handoff, null);
     }
 
-    if (n !== null && (loop === null || loop.start_ref === null)) {
+    if (n !== null && (loop === null || loop.start_ref === null || restart)) {
       await o.engine.startTask({ planPath: plan.path, taskNumber: n, deps: o.engine.deps, cwd, env });
       loop = loopOf(readPlanState(root, plan.id), n);
     }
@@ -269,6 +315,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
     const notes: PromptInput['notes'] = [];
     let unconfirmed = 0;
+    let warned = false;
     let verifyFirst = n === null && iterationsOf(loop) === 0;
     for (;;) {
       const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
@@ -340,7 +387,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           const reason = attempt.promise.reason || 'the agent said BLOCKED without a reason';
           const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
           await revertTask(plan, n, 'blocked');
-          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: null, halt: null }, r.handoff, reason);
+          const record = task ? await recordStop(plan, task, 'blocked', r.iteration, reason) : null;
+          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
         }
         said = attempt.promise?.kind === 'done';
       }
@@ -364,13 +412,19 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         suspicious,
         message: v.message,
       });
+      if (v.verdict === 'retry' && v.counted && n !== null && !warned && v.iteration >= Math.ceil((o.target.warnThreshold ?? 0.8) * v.max_iterations) && v.iteration < v.max_iterations) {
+        warned = true;
+        emitRaw({ type: 'warning', message: `${label(n, name)}: ${v.iteration} of ${v.max_iterations} iterations used (${Math.round((o.target.warnThreshold ?? 0.8) * 100)} % warning); ${v.max_iterations - v.iteration} left` });
+      }
       if (suspicious) notes.push({ iteration: v.iteration, note: `that iteration said ${'<ralph>TASK_DONE</ralph>'} but verification failed (suspicious): run the checks before claiming the task is done` });
 
       if (v.verdict === 'pass') {
         let commit: string | null = null;
+        // The item's write-back goes into its own commit (`[x]`, `"status": "done"`, Done/).
+        if (task) await recordItem(plan, task, { verdict: 'pass', stop_reason: 'success', iterations: v.iteration, detail: v.message });
         if (n !== null && o.commit) commit = await commitTask(plan, n, name);
         if (n !== null) {
-          memory.tasks[String(n)] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
+          memory.tasks[memoryKey] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
           writeRunMemory(root, memory);
         }
         return finish(plan, n, name, { outcome: 'passed', stop_reason: 'success', iterations: v.iteration, commit, halt: null }, null, v.message);
@@ -378,11 +432,14 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (v.verdict === 'stop') {
         await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
+        // A budget cut is not the item's failure: nothing is written back, the next run resumes it.
+        const record = task && !budgetStopped ? await recordStop(plan, task, v.stop_reason ?? 'stopped', v.iteration, v.message) : null;
+        const goOn = !budgetStopped && o.target.itemsCarryState === true;
         return finish(
           plan,
           n,
           name,
-          { outcome: budgetStopped ? 'budget' : 'stopped', stop_reason: v.stop_reason, iterations: v.iteration, commit: null, halt: { outcome: budgetStopped ? 'budget' : 'stopped', reason: v.stop_reason, detail: v.message } },
+          { outcome: budgetStopped ? 'budget' : 'stopped', stop_reason: v.stop_reason, iterations: v.iteration, commit: record, halt: goOn ? null : { outcome: budgetStopped ? 'budget' : 'stopped', reason: v.stop_reason, detail: v.message } },
           v.handoff,
           v.message,
         );
@@ -394,7 +451,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         if (unconfirmed > MAX_UNCONFIRMED) {
           const reason = 'the checks pass but the agent never confirmed the task\'s manual done criteria (no TASK_DONE promise)';
           const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
-          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: null, halt: null }, r.handoff, reason);
+          const record = task ? await recordStop(plan, task, 'blocked', r.iteration, reason) : null;
+          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
         }
         notes.push({ iteration: v.iteration + 1, note: `all checks pass now, but the task also has criteria only you can confirm: ${(task?.manual ?? plan.plan_manual).join('; ') || 'its done criteria'}. If they hold, end with <ralph>TASK_DONE</ralph>; otherwise finish the work.` });
       }
@@ -405,8 +463,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
   async function runOnce(plan: Plan, task: PlanTask, memory: RunMemory, completed: PromptInput['completed']): Promise<TaskEnd> {
     const n = task.number;
-    emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 1, earlier: memory.tasks[String(n)]?.outcome === 'ran_once' ? 'ran_once' : null });
-    const prior = memory.tasks[String(n)];
+    const key = itemKey(task);
+    emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 1, earlier: memory.tasks[key]?.outcome === 'ran_once' ? 'ran_once' : null });
+    const prior = memory.tasks[key];
     if (prior?.outcome === 'ran_once') return finish(plan, n, displayTaskName(task.name), { outcome: 'already_done', stop_reason: null, iterations: 0, commit: prior.commit, halt: null }, null, 'ran in an earlier run');
     if (o.signal.aborted || stopFlagPresent(root)) {
       return finish(plan, n, displayTaskName(task.name), { outcome: 'interrupted', stop_reason: 'interrupted', iterations: 0, commit: null, halt: { outcome: 'interrupted', reason: o.signal.aborted ? 'interrupted' : 'stop_flag', detail: 'state saved; run again to resume' } }, null, null);
@@ -449,13 +508,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       const why = attempt.process.timedOut ? 'timed out' : 'blocked';
       await revertTask(plan, n, why);
       const detail = attempt.promise?.kind === 'blocked' ? attempt.promise.reason : 'the agent timed out';
-      memory.tasks[String(n)] = { outcome: 'blocked', commit: null, at: new Date(now()).toISOString() };
+      memory.tasks[key] = { outcome: 'blocked', commit: null, at: new Date(now()).toISOString() };
       writeRunMemory(root, memory);
       return finish(plan, n, displayTaskName(task.name), { outcome: 'blocked', stop_reason: null, iterations: 0, commit: null, halt: null }, null, detail);
     }
     let commit: string | null = null;
     if (o.commit) commit = await commitTask(plan, n, task.name);
-    memory.tasks[String(n)] = { outcome: 'ran_once', commit, at: new Date(now()).toISOString() };
+    memory.tasks[key] = { outcome: 'ran_once', commit, at: new Date(now()).toISOString() };
     writeRunMemory(root, memory);
     return finish(plan, n, displayTaskName(task.name), { outcome: 'ran_once', stop_reason: null, iterations: 0, commit, halt: null }, null, 'ran once without verification (not looped)');
   }
@@ -496,9 +555,38 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     for (const s of r.skipped) emitRaw({ type: 'warning', message: `not restored: ${s.path}: ${s.reason}` });
   }
 
+  /**
+   * Writes an item's outcome into its own file (seed formats). Measured like an agent
+   * iteration, so the next commit of the task takes exactly these files with it.
+   */
+  async function recordItem(plan: Plan, task: PlanTask, result: Omit<TaskResult, 'loop'>): Promise<void> {
+    if (!o.target.onTaskResult) return;
+    const touches = touchesOf(plan);
+    const before = await touches.before(task.number, 0);
+    try {
+      const loop = loopOf(readPlanState(root, plan.id), task.number);
+      o.target.onTaskResult(plan, task.number, { ...result, loop });
+    } catch (err) {
+      emitRaw({ type: 'warning', message: (err as Error).message });
+    } finally {
+      await touches.after(task.number, before);
+    }
+  }
+
+  /** A stopped or blocked item (its files already restored): its record (`[~]`, history line, Rejected/) written and committed on its own. */
+  async function recordStop(plan: Plan, task: PlanTask, stop: string, iterations: number, detail: string | null): Promise<string | null> {
+    await recordItem(plan, task, { verdict: 'stop', stop_reason: stop, iterations, detail });
+    if (!o.target.onTaskResult) return null;
+    if (!o.commit) {
+      await touchesOf(plan).forget(task.number);
+      return null;
+    }
+    return commitTask(plan, task.number, `chore(${plan.id}): ${task.name.replace(/^\s*task\s+\d+\s*[:.)-]\s*/i, '').trim() || task.name} (${stop})`, true);
+  }
+
   /** Commits what the agents changed in this task (nothing else, whatever else is staged or dirty). */
-  async function commitTask(plan: Plan, n: number, name: string): Promise<string | null> {
-    const message = commitMessage(plan.id, name);
+  async function commitTask(plan: Plan, n: number, name: string, exactMessage = false): Promise<string | null> {
+    const message = exactMessage ? name : commitMessage(plan.id, name);
     try {
       const c = await touchesOf(plan).commitTask(n, message, o.commitTimeoutMs);
       if (!c) return null;
@@ -533,7 +621,11 @@ function label(n: number | null, name: string): string {
 }
 
 function checkpointReplies(plan: Plan, memory: RunMemory): PromptInput['checkpoint_replies'] {
-  return Object.entries(memory.checkpoints).map(([k, v]) => ({ number: Number(k), name: plan.tasks.find((t) => t.number === Number(k))?.name ?? `Task ${k}`, reply: v.reply }));
+  // Answers are filed under the item's key (its id, else its number).
+  return Object.entries(memory.checkpoints).map(([k, v]) => {
+    const task = plan.tasks.find((t) => itemKey(t) === k);
+    return { number: task?.number ?? Number(k), name: task?.name ?? `Task ${k}`, reply: v.reply };
+  });
 }
 
 export function checkpointInfo(task: PlanTask): CheckpointInfo {

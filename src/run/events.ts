@@ -22,6 +22,8 @@ export type TaskOutcome =
   | 'checkpoint_resolved'
   /** Finished in an earlier run. */
   | 'already_done'
+  /** Finished or not approved in its own file (`[x]`, `[~]`, `"status": "done"`, Done/, Draft): never run. */
+  | 'not_runnable'
   /** Cut short: budget, interrupt, or an agent failure. */
   | 'interrupted'
   | 'budget'

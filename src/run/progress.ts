@@ -190,6 +190,7 @@ const OUTCOME_WORDS: Record<string, string> = {
   blocked: 'blocked',
   ran_once: 'ran once (not verified)',
   already_done: 'done in an earlier run',
+  not_runnable: 'not run',
   interrupted: 'interrupted, state saved',
   budget: 'budget ran out',
   agent_failed: 'agent failed',
@@ -197,6 +198,7 @@ const OUTCOME_WORDS: Record<string, string> = {
 
 function outcomeMark(o: string, c: ReturnType<typeof colors>): string {
   if (o === 'passed' || o === 'already_done' || o === 'checkpoint_resolved' || o === 'ran_once') return c.green('✓');
+  if (o === 'not_runnable') return c.dim('–');
   if (o === 'checkpoint' || o === 'blocked') return c.yellow('■');
   return c.red('✗');
 }

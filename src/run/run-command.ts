@@ -39,7 +39,12 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   const env = o.env ?? process.env;
   const first = planning.loadConfig({ cwd: configCwdFor(o.target), env });
   const target = await resolveRunTarget(o.target, planning, first);
-  const engine = await engineApi({ plans: target.inMemoryPlans, projectRoot: target.projectRoot, ...(target.limits.max_iterations !== undefined ? { maxIterations: target.limits.max_iterations } : {}) });
+  const engine = await engineApi({
+    plans: target.inMemoryPlans,
+    projectRoot: target.projectRoot,
+    targetLimits: target.limits.max_iterations !== undefined ? { max_iterations: target.limits.max_iterations } : {},
+    targetLabel: target.kind,
+  });
   const effective = await engine.effective(target.projectRoot, env);
   const runCfg = effective.config.run ?? {};
   const agent = o.agent ?? selectAgent(o.agentSpec ?? '', o.agentArgs ?? []);

@@ -11,6 +11,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   checkpoint: 'checkpoint: needs a human',
   checkpoint_resolved: 'checkpoint answered',
   already_done: 'done earlier',
+  not_runnable: 'not run (see its file)',
   interrupted: 'interrupted',
   budget: 'budget ran out',
   agent_failed: 'agent failed',

@@ -49,6 +49,7 @@ export async function resolveRunTarget(path: string, planning: PlanningDeps, eff
     skipped,
     onTaskResult: t.onTaskResult,
     writeReports: gsd,
+    itemsCarryState: t.kind === 'prd' || t.kind === 'requirements' || t.kind === 'task-files',
     limits: t.limits ?? {},
     inMemoryPlans: gsd ? [] : t.plans,
   };

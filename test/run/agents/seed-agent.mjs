@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// A scripted agent for the seed-system tests: `node seed-agent.mjs {prompt}` (or the prompt on
+// stdin). It reads the task's `<name>` line from the prompt and writes "ok" into every `x.txt`
+// named there in backticks, then says TASK_DONE. Environment:
+//   SEED_AGENT_FAIL=c.txt     writes a wrong line into that file instead (a failing item)
+//   SEED_AGENT_BLOCK=c.txt    says BLOCKED for an item naming that file
+//   SEED_AGENT_DENIED=c.txt   fails like a hard environment error ("Permission denied", exit 1)
+//   SEED_AGENT_MARK=prd.md    marks its own item [x] in that checklist (copilot_ralf's agents do)
+//   SEED_AGENT_SILENT=1       never says TASK_DONE
+// Every call appends its prompt to $AGENT_LOG_DIR/<n>.txt and its argv to <n>.argv.json.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const prompt = args.length > 0 ? args[args.length - 1] : readFileSync(0, 'utf8');
+const logDir = process.env.AGENT_LOG_DIR;
+let call = 1;
+if (logDir) {
+  mkdirSync(logDir, { recursive: true });
+  call = readdirSync(logDir).filter((f) => /^\d+\.txt$/.test(f)).length + 1;
+  writeFileSync(join(logDir, `${call}.txt`), prompt);
+  writeFileSync(join(logDir, `${call}.argv.json`), JSON.stringify(args.slice(0, -1)));
+}
+const name = /<name>(.*)<\/name>/.exec(prompt)?.[1] ?? '';
+const files = [...name.matchAll(/`([\w./-]+\.txt)`/g)].map((m) => m[1]);
+const say = (s) => process.stdout.write(`${s}\n`);
+const env = process.env;
+
+if (env.SEED_AGENT_DENIED && files.includes(env.SEED_AGENT_DENIED)) {
+  process.stderr.write(`bash: ./deploy.sh: Permission denied\n`);
+  process.exit(1);
+}
+if (env.SEED_AGENT_BLOCK && files.includes(env.SEED_AGENT_BLOCK)) {
+  writeFileSync(env.SEED_AGENT_BLOCK, 'half done\n');
+  say('<ralph>BLOCKED</ralph> needs a decision from the product owner');
+  process.exit(0);
+}
+for (const f of files) writeFileSync(f, f === env.SEED_AGENT_FAIL ? `wrong ${call}\n` : 'ok\n');
+if (env.SEED_AGENT_MARK && existsSync(env.SEED_AGENT_MARK) && !files.includes(env.SEED_AGENT_FAIL)) {
+  const text = readFileSync(env.SEED_AGENT_MARK, 'utf8');
+  const line = text.split('\n').find((l) => l.includes('- [ ]') && files.some((f) => l.includes(f)));
+  if (line) writeFileSync(env.SEED_AGENT_MARK, text.replace(line, line.replace('- [ ]', '- [x]')));
+}
+say(`wrote ${files.join(', ') || 'nothing'}`);
+if (!env.SEED_AGENT_SILENT) say('<ralph>TASK_DONE</ralph>');
