@@ -54,6 +54,16 @@ export const Run = strictObject({
   ),
 }).check(describe('Options for the headless driver `ralf run`.'));
 
+export const Snapshot = strictObject({
+  max_untracked_file_mb: optional(
+    intIn(
+      1,
+      1_048_576,
+      'Untracked files larger than this many MB are left out of the working-tree snapshot (the loop does not see their changes) and listed in the verify answer (default 50). git would otherwise read, hash and store every version of them on every verify.',
+    ),
+  ),
+}).check(describe('How the loop snapshots the working tree on each verify.'));
+
 export const RalfLiteConfig = strictObject({
   enabled: _default(boolean().check(describe('Turn the loop on or off. When off, tasks execute once without the loop.')), true),
   max_iterations: _default(intIn(1, 100, 'Most verification iterations per task (and per plan) before the loop stops with `max_iterations`.'), 3),
@@ -68,6 +78,7 @@ export const RalfLiteConfig = strictObject({
   stop_on_first_failure: optional(boolean().check(describe("Stop running a task's checks at the first failure (default false: run all, so progress can be measured)."))),
   checks: optional(Checks),
   run: optional(Run),
+  snapshot: optional(Snapshot),
 }).check(describe('RALF Lite loop configuration (key `ralf_lite`).'));
 
 export type RalfLiteConfig = Infer<typeof RalfLiteConfig>;
@@ -79,6 +90,7 @@ export const RUNTIME_DEFAULTS = {
   backoff_seconds: [1, 2, 4, 8, 16],
   commit: true,
   commit_timeout_seconds: 300,
+  max_untracked_file_mb: 50,
 } as const;
 
 /** The built-in defaults layer (the seed's block). */

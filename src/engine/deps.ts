@@ -5,6 +5,7 @@
  */
 import { isBundled, requireBundle } from '../bundle/require-bundle.js';
 import type { RalfLiteConfig } from '../config/schema.js';
+import type { SnapshotOptions, WorkingTreeSnapshot } from '../git/snapshot.js';
 import type { Check, Plan } from '../plan/model.js';
 import type { CheckResult } from './types.js';
 
@@ -44,6 +45,11 @@ export interface GitDeps {
   headTree(root: string): Promise<string | null>;
   /** Tree of the working tree incl. untracked files (excluding .planning/ralf); null outside git. */
   snapshot(root: string): Promise<string | null>;
+  /**
+   * The same snapshot with what it left out (untracked files above the size cap) and how many
+   * untracked files it holds (src/git/snapshot.ts). Optional: without it, `snapshot` is used.
+   */
+  takeSnapshot?(root: string, options: SnapshotOptions): Promise<WorkingTreeSnapshot | null>;
   /**
    * The diff since the task started: a hash of the task files' diff (null: none), every
    * changed file, and the Rule 4 findings (src/git/task-diff.ts).

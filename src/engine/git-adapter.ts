@@ -1,6 +1,6 @@
 /** The engine's view of git (src/git/), shaped as `GitDeps`. */
 import { findDotGit, headTree } from '../git/repo.js';
-import { snapshotWorkingTree } from '../git/snapshot.js';
+import { snapshotWorkingTree, takeSnapshot } from '../git/snapshot.js';
 import { taskDiff, writtenBetween } from '../git/task-diff.js';
 import type { GitDeps } from './deps.js';
 
@@ -13,6 +13,7 @@ export const gitDeps: GitDeps = {
   insideGit,
   headTree,
   snapshot: (root) => snapshotWorkingTree(root),
+  takeSnapshot,
   taskDiff: async (args) => {
     const d = await taskDiff(args);
     return { diffHash: d.diffHash, filesChanged: d.changes.map((c) => c.path), findings: d.findings };

@@ -55,6 +55,7 @@ export function renderVerify(o: VerifyOutcome, s: Styler = plain): string {
     out.push(...o.manual.map((m) => `  - ${m}`));
   }
   if (o.warning) out.push('', s.yellow(`warning: ${o.warning}`));
+  for (const w of o.snapshot?.warnings ?? []) out.push('', s.yellow(`warning: ${w}`));
   out.push('', `${s.bold('next:')} ${o.next}`);
   if (o.verdict === 'stop' && o.handoff) out.push('', o.handoff.markdown);
   return out.join('\n');

@@ -10,6 +10,8 @@ import { createHash } from '../lazy-crypto.js';
 import { monotonicMs } from '../monotonic.js';
 import { openCheckLedger, reapOrphanChecks } from '../verify/orphan-checks.js';
 import { ExitCode } from '../exit-codes.js';
+import { RUNTIME_DEFAULTS, type RalfLiteConfig } from '../config/schema.js';
+import { snapshotWarnings } from '../git/snapshot.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
@@ -73,6 +75,17 @@ export interface VerifyOutcome {
   state_path: string;
   /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
   checks_modified?: string[];
+  /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
+  snapshot?: SnapshotNotes | null;
+}
+
+export interface SnapshotNotes {
+  /** Untracked, not-ignored files in the snapshot. */
+  untracked_files: number;
+  /** Untracked files above `snapshot.max_untracked_file_mb`, left out of the snapshot. */
+  skipped_large_files: Array<{ path: string; bytes: number }>;
+  /** Readable warnings about the above (empty when there is nothing to say). */
+  warnings: string[];
 }
 
 /** Output kept per check in the state file. */
@@ -104,7 +117,7 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
   const deps = options.deps ?? (await defaultDeps());
   mark('deps');
   const early = snapshotEarly(deps, options.planPath);
-  const loaded = await loadPlanTarget(deps, options.planPath, options);
+  const loaded = await loadAndConfigure(deps, options, early);
   mark('config+plan');
   const task = findTask(loaded.plan, options.taskNumber, options.planPath);
   refuseUnlessLooped(loaded, task, clock(options)(), options.lockWaitMs);
@@ -122,7 +135,7 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
 export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome> {
   const deps = options.deps ?? (await defaultDeps());
   const early = snapshotEarly(deps, options.planPath);
-  const loaded = await loadPlanTarget(deps, options.planPath, options);
+  const loaded = await loadAndConfigure(deps, options, early);
   const { plan } = loaded;
   const now = clock(options);
   const enabled = loaded.effective.config.enabled;
@@ -152,21 +165,49 @@ function firstLine(text: string): string {
 interface EarlySnapshot {
   root: string;
   tree: Promise<Settled<string | null>>;
+  notes: Promise<SnapshotNotes | null>;
+  /** Hands the running snapshot the size cap from the config (null: the default). */
+  configured(config: RalfLiteConfig | null): void;
 }
 
 /**
  * Starts the working-tree snapshot before anything else (it needs only the project root):
  * its git processes then overlap config/plan loading and the checks instead of adding to
  * them. The snapshot is the code being verified, so taking it before the checks is right.
+ * Its size cap comes from the config: git lists the working tree meanwhile, and the
+ * snapshot waits for the cap only when it sizes what git listed.
  */
 function snapshotEarly(deps: EngineDeps, planPathArg: string): EarlySnapshot | null {
   const root = projectRootForPlan(resolve(planPathArg));
-  if (root === null || !deps.git.insideGit(root)) return null;
-  return { root, tree: settle(deps.git.snapshot(root)) };
+  return root === null || !deps.git.insideGit(root) ? null : startSnapshot(deps, root);
+}
+
+function startSnapshot(deps: EngineDeps, root: string): EarlySnapshot {
+  let configured!: (config: RalfLiteConfig | null) => void;
+  const cap = new Promise<number>((resolveCap) => {
+    configured = (config) => resolveCap((config?.snapshot?.max_untracked_file_mb ?? RUNTIME_DEFAULTS.max_untracked_file_mb) * 1024 * 1024);
+  });
+  if (!deps.git.takeSnapshot) return { root, tree: settle(deps.git.snapshot(root)), notes: Promise.resolve(null), configured };
+  const snap = settle(deps.git.takeSnapshot(root, { maxUntrackedFileBytes: cap }));
+  const tree = snap.then((s): Settled<string | null> => (s.ok ? { ok: true, value: s.value?.tree ?? null } : s));
+  const notes = snap.then((s) => (s.ok && s.value ? { untracked_files: s.value.untracked_files, skipped_large_files: s.value.skipped_large_files, warnings: snapshotWarnings(s.value) } : null));
+  return { root, tree, notes, configured };
+}
+
+/** Config + plan; the early snapshot gets its size cap as soon as the config is known. */
+async function loadAndConfigure(deps: EngineDeps, options: VerifyOptions, early: EarlySnapshot | null): Promise<LoadedPlan> {
+  let loaded: LoadedPlan | null = null;
+  try {
+    loaded = await loadPlanTarget(deps, options.planPath, options);
+    return loaded;
+  } finally {
+    early?.configured(loaded?.effective.config ?? null);
+  }
 }
 
 async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, scope: Scope): Promise<VerifyOutcome> {
   const now = clock(options);
+  let snapshotNotes: SnapshotNotes | null = null;
   const ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
   const requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
   const doneConfirmed = options.doneConfirmed === true;
@@ -210,6 +251,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     interrupted,
     handoff: decision.handoff,
     state_path: loaded.paths.state,
+    snapshot: snapshotNotes,
   });
 
   // A loop that already stopped answers at once: no checks, no iteration.
@@ -238,12 +280,15 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   let startRef = before?.start_ref ?? null;
   if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(stateBefore);
   const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
-  const treeP = early && early.root === root ? early.tree : settle(git ? deps.git.snapshot(root) : Promise.resolve(null));
+  const snapshot = early && early.root === root ? early : git ? startSnapshot(deps, root) : null;
+  snapshot?.configured(cfg);
+  const treeP = snapshot ? snapshot.tree : settle(Promise.resolve(null));
 
   // The snapshot is the code being verified, so it is complete BEFORE the first check starts:
   // a check that rewrites tracked files (a build into dist/, codegen, a formatter) must not
   // tear it. The diff since the start then runs beside the checks.
   const tree = unwrap(await treeP);
+  snapshotNotes = (await snapshot?.notes) ?? null;
   startRef = unwrap(await startP) ?? tree;
   mark('snapshot');
   const ignore = { checkWritten: before?.check_written ?? {} };

@@ -61,9 +61,9 @@ export function runGit(args: string[], options: GitOptions): Promise<GitResult> 
  * Several git commands in order, in ONE process started from node (a shell runs them,
  * stopping at the first failure); the result is the last command's. Each process node
  * spawns costs ~2 ms of its main thread, and the chain runs to the end without waiting
- * for node's event loop between steps.
+ * for node's event loop between steps. `input` goes to the first command that reads stdin.
  */
-export function runGitSequence(steps: string[][], options: Omit<GitOptions, 'input'>): Promise<GitResult> {
+export function runGitSequence(steps: string[][], options: GitOptions): Promise<GitResult> {
   const script = steps.map((args) => ['git', ...args].map(shellQuote).join(' ')).join(' && ');
   const shown = steps.flatMap((args, i) => (i === 0 ? args : ['&&', 'git', ...args]));
   return spawnGit('/bin/sh', ['-c', script], shown, options);

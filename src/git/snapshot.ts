@@ -1,57 +1,220 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { openWorkIndex } from './private-index.js';
 import { findDotGit } from './repo.js';
 import { runGit, runGitSequence } from './run-git.js';
-import { EXCLUDE_RALF_STATE, RALF_STATE_DIR } from './pathspec.js';
-import { withTempIndex } from './temp-index.js';
+import { RALF_STATE_DIR } from './pathspec.js';
 
-/**
- * A git tree hash of the working tree as it is now: tracked files with their
- * current content plus untracked files that are not ignored, minus `.planning/ralf`
- * (the loop's own state). Staged into a temp copy of the index, so the user's index
- * and files are untouched (only new blob objects are written to the object store).
- * Returns null outside a git working tree; throws `GitError` when git fails.
- */
-export async function snapshotWorkingTree(root: string): Promise<string | null> {
-  let indexPath = plainRepoIndex(root);
-  if (indexPath === undefined) {
-    const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--git-path', 'index'], {
-      cwd: root,
-      okCodes: [0, 128],
-    }).catch(() => null);
-    if (probe === null || probe.code !== 0) return null;
-    const [inside, path] = probe.stdout.toString('utf8').split('\n');
-    if (inside !== 'true' || !path) return null;
-    indexPath = path;
-  }
+/** Untracked files larger than this are left out of a snapshot unless configured otherwise. */
+export const DEFAULT_MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
+/** More untracked, not-ignored files than this earn a warning in the verify answer. */
+export const UNTRACKED_WARNING_FILES = 5000;
 
-  return withTempIndex(root, { copyFrom: indexPath }, async (env) => {
-    const steps = [
-      // `:/` is the whole repository, even when the project root is a subdirectory of it.
-      ['-c', 'advice.addEmbeddedRepo=false', 'add', '--all', '--', ':/', EXCLUDE_RALF_STATE],
-      // Tracked state files came along with the copied index; drop them from the snapshot too.
-      ...(mayTrackRalfState(env.GIT_INDEX_FILE) ? [['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', RALF_STATE_DIR]] : []),
-      ['write-tree'],
-    ];
-    // One process for the whole chain: it runs beside the checks without needing node's event loop.
-    return (await runGitSequence(steps, { cwd: root, env })).stdout.toString('utf8').trim();
-  });
+export interface SnapshotOptions {
+  /**
+   * Untracked files larger than this are left out of the tree (git would read, hash and
+   * compress them on every change, and keep every version in `.git`). A promise: the
+   * caller's config may still be loading while git lists the working tree.
+   */
+  maxUntrackedFileBytes?: number | Promise<number> | undefined;
+}
+
+export interface WorkingTreeSnapshot {
+  /** The git tree of the working tree (see `takeSnapshot`). */
+  tree: string;
+  /** Untracked files above the size cap, left out of the tree (repository-relative paths). */
+  skipped_large_files: Array<{ path: string; bytes: number }>;
+  /** Untracked, not-ignored files in the tree (the private index's entries minus the user's). */
+  untracked_files: number;
+}
+
+/** The tree only (see `takeSnapshot`); null outside a git working tree. */
+export async function snapshotWorkingTree(root: string, options: SnapshotOptions = {}): Promise<string | null> {
+  return (await takeSnapshot(root, options))?.tree ?? null;
 }
 
 /**
- * The index of an ordinary repository found by walking up to its `.git` directory, which saves
- * a `git rev-parse` per snapshot (the snapshot runs on every verify). `undefined` means "ask
- * git": no `.git` found (git decides whether this is a repository), a worktree or submodule
- * (`.git` is a file), or GIT_* variables that relocate things.
+ * A git tree of the working tree as it is now: tracked files with their current content plus
+ * untracked files that are not ignored, minus `.planning/ralf` (the loop's own state) and
+ * minus untracked files above the size cap. The user's index and files are untouched (only
+ * new blob objects are written to the object store).
+ *
+ * Its cost follows what changed, not the repository's size: staging happens in a private
+ * index kept in the git dir (private-index.ts), so git re-reads only files whose stat data
+ * changed since the last snapshot and files it has not seen. Three steps: list those
+ * (`diff-files` against the private index, and the untracked files it does not have — two
+ * git processes side by side), size them (node), then stage exactly them and write the tree
+ * (one git process). Returns null outside a git working tree; throws `GitError` when git fails.
  */
-function plainRepoIndex(root: string): string | undefined {
-  if (process.env.GIT_DIR || process.env.GIT_INDEX_FILE || process.env.GIT_WORK_TREE || process.env.GIT_CEILING_DIRECTORIES) return undefined;
-  const dotGit = findDotGit(root);
-  if (dotGit === null) return undefined;
+export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<WorkingTreeSnapshot | null> {
+  const repo = await locateRepo(root);
+  if (repo === null) return null;
+  const { top, realIndex, prefix } = repo;
+  // The project's state dir, from the top of the working tree (the project may be a subdirectory).
+  const stateSpec = `${prefix}${RALF_STATE_DIR}`;
+  const specs = ['--', ':/', `:(exclude,top)${stateSpec}`];
+
+  const work = openWorkIndex(realIndex);
   try {
-    return statSync(dotGit).isDirectory() && existsSync(join(dotGit, 'HEAD')) ? join(dotGit, 'index') : undefined;
+    const env = { GIT_INDEX_FILE: work.file };
+    const [changed, untracked] = await Promise.all([
+      runGit(['diff-files', '-z', '--name-only', ...specs], { cwd: top, env }),
+      runGit(['ls-files', '-z', '--others', '--exclude-standard', ...specs], { cwd: top, env }),
+    ]);
+    const cap = (await options.maxUntrackedFileBytes) ?? DEFAULT_MAX_UNTRACKED_FILE_BYTES;
+
+    const stage: string[] = [];
+    const unstage: string[] = [];
+    const skipped: WorkingTreeSnapshot['skipped_large_files'] = [];
+    const grown: Array<{ path: string; bytes: number }> = [];
+    for (const path of nulList(changed.stdout)) {
+      const bytes = regularFileSize(top, path);
+      if (bytes > cap) grown.push({ path, bytes });
+      else stage.push(path);
+    }
+    for (const listed of nulList(untracked.stdout)) {
+      const path = listed.endsWith('/') ? listed.slice(0, -1) : listed; // a nested repository
+      const bytes = regularFileSize(top, path);
+      if (bytes > cap) skipped.push({ path, bytes });
+      else stage.push(path);
+    }
+    // A file the private index has that grew past the cap: still staged when the user
+    // tracks it (leaving it out would look like a deletion), else dropped like any big one.
+    if (grown.length > 0) {
+      const tracked = new Set(nulList((await runGit(['ls-files', '-z', '--', ...grown.map((g) => literal(g.path))], { cwd: top })).stdout));
+      for (const g of grown) {
+        if (tracked.has(g.path)) stage.push(g.path);
+        else {
+          unstage.push(g.path);
+          skipped.push(g);
+        }
+      }
+    }
+    // Files the private index has that are ignored now (a .gitignore changed) and that the
+    // user does not track leave the snapshot, as they would leave `git status`.
+    if (stage.some((p) => basename(p) === '.gitignore')) unstage.push(...(await newlyIgnored(top, env)));
+
+    const steps: string[][] = [];
+    if (stage.length > 0) steps.push(['update-index', '--add', '--remove', '--replace', '-z', '--stdin']);
+    if (unstage.length > 0) steps.push(['update-index', '--force-remove', '--', ...unstage]);
+    // The user's index may track the loop's own state: not part of any snapshot.
+    if (work.seeded && mayTrackRalfState(work.file)) steps.push(['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', `:(top)${stateSpec}`]);
+    steps.push(['write-tree']);
+    const input = stage.length > 0 ? `${stage.join('\0')}\0` : undefined;
+    const tree = (await runGitSequence(steps, { cwd: top, env, ...(input !== undefined ? { input } : {}) })).stdout.toString('utf8').trim();
+    const untrackedFiles = Math.max(0, indexEntries(work.file) - indexEntries(realIndex)) + skipped.length;
+    work.keep();
+    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { tree, skipped_large_files: skipped, untracked_files: untrackedFiles };
+  } finally {
+    work.discard();
+  }
+}
+
+/**
+ * Readable notes on a snapshot for the verify answer: what was left out, and a warning
+ * when the tree holds so many untracked files that every verify carries them along.
+ */
+export function snapshotWarnings(s: Pick<WorkingTreeSnapshot, 'skipped_large_files' | 'untracked_files'>): string[] {
+  const out: string[] = [];
+  if (s.skipped_large_files.length > 0) {
+    const list = s.skipped_large_files.slice(0, 10).map((f) => `${f.path} (${megabytes(f.bytes)})`);
+    const more = s.skipped_large_files.length > 10 ? ` and ${s.skipped_large_files.length - 10} more` : '';
+    out.push(
+      `left out of the snapshot, untracked and above snapshot.max_untracked_file_mb: ${list.join(', ')}${more}; ` +
+        'the loop does not see their changes (add them to .gitignore, or raise the limit in .planning/config.json to include them)',
+    );
+  }
+  if (s.untracked_files > UNTRACKED_WARNING_FILES) {
+    out.push(
+      `${s.untracked_files.toLocaleString('en-US')} untracked files are not ignored (see \`git status --short\`); every snapshot ` +
+        'carries them and they count as changed since the task started: add them to .gitignore, or commit the ones that belong in the repository',
+    );
+  }
+  return out;
+}
+
+function megabytes(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`;
+}
+
+/** A pathspec matching exactly this path (no glob, no magic). */
+function literal(path: string): string {
+  return `:(top,literal)${path}`;
+}
+
+function nulList(out: Buffer): string[] {
+  return out.length === 0 ? [] : out.toString('utf8').split('\0').filter((p) => p !== '');
+}
+
+/** Size of a regular file; -1 for anything else (gone, a directory, a symlink: staged as they are). */
+function regularFileSize(top: string, path: string): number {
+  try {
+    const st = lstatSync(join(top, path));
+    return st.isFile() ? st.size : -1;
   } catch {
-    return undefined;
+    return -1;
+  }
+}
+
+/** Entries of the private index that are ignored now and not tracked by the user. */
+async function newlyIgnored(top: string, env: Record<string, string>): Promise<string[]> {
+  const ignored = nulList((await runGit(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: top, env })).stdout);
+  if (ignored.length === 0) return [];
+  const tracked = new Set(nulList((await runGit(['ls-files', '-z', '--', ...ignored.map(literal)], { cwd: top })).stdout));
+  return ignored.filter((p) => !tracked.has(p));
+}
+
+/** Entry count from an index file's header (0 when there is none). */
+function indexEntries(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const head = Buffer.alloc(12);
+    return readSync(fd, head, 0, 12, 0) === 12 && head.toString('latin1', 0, 4) === 'DIRC' ? head.readUInt32BE(8) : 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The top of the working tree and the user's index. An ordinary repository is found by
+ * walking up to its `.git` directory, which saves a `git rev-parse` per snapshot; anything
+ * else (a worktree or submodule, where `.git` is a file, or GIT_* variables that relocate
+ * things) asks git.
+ */
+interface Repo {
+  top: string;
+  realIndex: string;
+  /** The project root relative to `top`, `''` or ending in `/`. */
+  prefix: string;
+}
+
+async function locateRepo(root: string): Promise<Repo | null> {
+  const plain = plainRepo(root);
+  if (plain) return plain;
+  const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--show-prefix', '--git-path', 'index'], { cwd: root, okCodes: [0, 128] }).catch(() => null);
+  if (probe === null || probe.code !== 0) return null;
+  const [inside, top, prefix, index] = probe.stdout.toString('utf8').split('\n');
+  if (inside !== 'true' || !top || prefix === undefined || !index) return null;
+  return { top, realIndex: resolve(root, index), prefix };
+}
+
+function plainRepo(root: string): Repo | null {
+  if (process.env.GIT_DIR || process.env.GIT_INDEX_FILE || process.env.GIT_WORK_TREE || process.env.GIT_CEILING_DIRECTORIES) return null;
+  const dotGit = findDotGit(root);
+  if (dotGit === null) return null;
+  try {
+    if (!statSync(dotGit).isDirectory() || !existsSync(join(dotGit, 'HEAD'))) return null;
+    const top = dirname(dotGit);
+    const rel = relative(top, resolve(root)).split(sep).join('/');
+    return { top, realIndex: join(dotGit, 'index'), prefix: rel === '' ? '' : `${rel}/` };
+  } catch {
+    return null;
   }
 }
 

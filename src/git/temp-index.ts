@@ -3,18 +3,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { processAlive } from '../fs/process-alive.js';
 
-/** `ralf-index-<pid>-<random>`: a temp index (and git's `.lock` beside it). */
+/** `ralf-index-<pid>-<random>`: a snapshot's work index in the git dir (and git's `.lock` beside it). */
 const TEMP_INDEX = /^ralf-index-(\d+)-[0-9a-z]+(?:\.lock)?$/;
 
+/** A new work-index name for this process (see private-index.ts). */
+export function tempIndexName(): string {
+  return `ralf-index-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
 /**
- * Runs `fn` with a private index file (`GIT_INDEX_FILE`) so that staging never
- * touches the user's `.git/index`. With `seed: { copyFrom }` the temp index starts as a
- * copy of the real one (its stat cache lets `git add -A` skip re-hashing unchanged files;
- * `copyFrom` is the real index path) and lives beside it in the git dir: a ralf killed with
- * -9 cannot remove it, and the next snapshot finds it there (a short listing, where the OS
- * temp dir may hold thousands of entries) and removes it. `'empty'` starts from no index,
- * in a temp dir of the OS. The set-up is synchronous (well under a millisecond) so the first
- * git process starts at once and runs alongside whatever the caller does next.
+ * Runs `fn` with a private index file (`GIT_INDEX_FILE`) so that staging never touches the
+ * user's `.git/index`. `'empty'` starts from no index, in a temp dir of the OS. With
+ * `{ copyFrom }` the temp index starts as a copy of that index (its stat cache) and lives
+ * beside it in the git dir: a ralf killed with -9 cannot remove it, and the next snapshot
+ * finds it there and removes it. (The snapshot itself keeps a persistent index instead:
+ * private-index.ts.)
  */
 export async function withTempIndex<T>(
   root: string,
@@ -32,20 +35,9 @@ export async function withTempIndex<T>(
   const source = resolve(root, seed.copyFrom);
   const gitDir = dirname(source);
   removeDeadWritersIndexes(gitDir);
-  const indexFile = join(gitDir, `ralf-index-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  const indexFile = join(gitDir, tempIndexName());
   try {
-    try {
-      copyFileSync(source, indexFile);
-      // Racy-git protection compares each entry's mtime with the index file's own mtime:
-      // entries not older than the index get their content re-checked. A fresh copy would
-      // be "newer" and hide a same-size edit made in the same second as the last index
-      // write, so the copy keeps the original's times (rounded down, the safe direction).
-      const st = statSync(source);
-      utimesSync(indexFile, Math.floor(st.atimeMs) / 1000, Math.floor(st.mtimeMs - 1) / 1000);
-    } catch (err) {
-      // A repository without any commit or `git add` yet has no index: start empty.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    copyKeepingTimes(source, indexFile);
     return await fn({ GIT_INDEX_FILE: indexFile });
   } finally {
     rmSync(indexFile, { force: true });
@@ -53,13 +45,29 @@ export async function withTempIndex<T>(
   }
 }
 
-/** A snapshot takes milliseconds; an index this old whose process is gone was left by a kill. */
+/**
+ * Racy-git protection compares each entry's mtime with the index file's own mtime: entries
+ * not older than the index get their content re-checked. A fresh copy would be "newer" and
+ * hide a same-size edit made in the same second as the last index write, so the copy keeps
+ * the original's times (rounded down, the safe direction). No source index: start empty.
+ */
+export function copyKeepingTimes(source: string, target: string): void {
+  try {
+    copyFileSync(source, target);
+    const st = statSync(source);
+    utimesSync(target, Math.floor(st.atimeMs) / 1000, Math.floor(st.mtimeMs - 1) / 1000);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** A snapshot takes seconds at most; a work index this old whose process is gone was left by a kill. */
 const STALE_MS = 60_000;
 
 /**
- * Temp indexes of ralf processes that died before removing them (kill -9). Only old ones (by
- * ctime: the copy's mtime is set back on purpose): a process in another PID namespace sharing
- * the repository looks dead from here but is done with its index within milliseconds.
+ * Work indexes of ralf processes that died before removing them (kill -9). Only old ones (by
+ * ctime: a seeded copy's mtime is set back on purpose): a process in another PID namespace
+ * sharing the repository looks dead from here but is done with its index within seconds.
  */
 export function removeDeadWritersIndexes(gitDir: string, now = Date.now()): void {
   let names: string[];

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { snapshotWorkingTree } from '../../src/git/snapshot.js';
+import { snapshotWarnings, snapshotWorkingTree, takeSnapshot } from '../../src/git/snapshot.js';
 import { removeDeadWritersIndexes } from '../../src/git/temp-index.js';
+import { PRIVATE_INDEX } from '../../src/git/private-index.js';
 import { tempDir } from '../helpers/cli.js';
 import { git, makeRepo, write } from './helpers.js';
 
@@ -72,9 +73,10 @@ describe('snapshotWorkingTree', () => {
     expect(await snapshotWorkingTree(root)).not.toBe(first);
   });
 
-  it('sees a same-size edit that only the racy-clean check of git can catch', async () => {
+  it('sees a same-size edit made in the second its private index was written (git racy-clean check)', async () => {
     // Stat data alone cannot tell the edit apart: same size, same inode, same mtime, ctime
-    // ignored. Only the "entry is not older than the index" rule makes git look at content.
+    // ignored. Only the "entry is not older than the index" rule makes git look at content,
+    // so the private index must keep the time git wrote it (it is never copied afterwards).
     const root = makeRepo();
     git(root, 'config', 'core.trustctime', 'false');
     const past = new Date('2024-01-01T00:00:00Z');
@@ -83,6 +85,7 @@ describe('snapshotWorkingTree', () => {
     git(root, 'add', 'a.txt');
     utimesSync(join(root, '.git/index'), past, past);
     const before = await snapshotWorkingTree(root);
+    utimesSync(join(root, '.git', PRIVATE_INDEX), past, past);
     writeFileSync(join(root, 'a.txt'), '2\n');
     utimesSync(join(root, 'a.txt'), past, past);
     const after = await snapshotWorkingTree(root);
@@ -100,14 +103,47 @@ describe('snapshotWorkingTree', () => {
   });
 });
 
-describe('the temp index', () => {
-  it('lives beside the real index only while a snapshot runs', async () => {
+describe('the private index', () => {
+  it('persists in the git dir between snapshots; work indexes live only while one runs', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     write(root, { 'b.txt': 'b\n' });
     const before = readFileSync(join(root, '.git', 'index'));
-    await Promise.all([snapshotWorkingTree(root), snapshotWorkingTree(root)]);
+    const trees = await Promise.all([snapshotWorkingTree(root), snapshotWorkingTree(root)]);
+    expect(trees[0]).toBe(trees[1]);
     expect(readdirSync(join(root, '.git')).filter((n) => n.startsWith('ralf-index-'))).toEqual([]);
     expect(readFileSync(join(root, '.git', 'index'))).toEqual(before);
+    // The private index holds the untracked file too: git's stat cache for it.
+    const privateEnv = { ...process.env, GIT_INDEX_FILE: join(root, '.git', PRIVATE_INDEX) };
+    expect(execFileSync('git', ['ls-files'], { cwd: root, env: privateEnv, encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual(['a.txt', 'b.txt']);
+    expect(await snapshotWorkingTree(root)).toBe(trees[0]);
+  });
+
+  it('follows deletions, renames, a file turned directory and a new .gitignore', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n', 'keep.txt': 'k\n' });
+    write(root, { 'notes.txt': 'n\n', 'gen/out.js': 'o\n', 'x': 'file\n' });
+    await snapshotWorkingTree(root);
+    rmSync(join(root, 'a.txt'));
+    rmSync(join(root, 'x'));
+    write(root, { 'b.txt': 'a\n', 'x/inner.txt': 'dir now\n', '.gitignore': 'gen/\n' });
+    const tree = await snapshotWorkingTree(root);
+    expect(treePaths(root, tree!)).toEqual(['.gitignore', 'b.txt', 'keep.txt', 'notes.txt', 'x/inner.txt']);
+    // The same as a snapshot from scratch would give.
+    rmSync(join(root, '.git', PRIVATE_INDEX));
+    expect(await snapshotWorkingTree(root)).toBe(tree);
+  });
+
+  it('an ignored file the user tracks stays in the snapshot when .gitignore changes', async () => {
+    const root = makeRepo({ 'config.local': 'tracked\n', 'a.txt': 'a\n' });
+    await snapshotWorkingTree(root);
+    write(root, { '.gitignore': 'config.local\n' });
+    expect(treePaths(root, (await snapshotWorkingTree(root))!)).toEqual(['.gitignore', 'a.txt', 'config.local']);
+  });
+
+  it('works for a project in a subdirectory of the repository, leaving out only its .planning/ralf', async () => {
+    const root = makeRepo({ 'app/src/a.ts': 'a\n', 'lib/b.ts': 'b\n' });
+    write(root, { 'app/.planning/ralf/state.json': '{}', 'app/.planning/PLAN.md': 'p\n', 'lib/new.ts': 'n\n' });
+    const tree = await snapshotWorkingTree(join(root, 'app'));
+    expect(treePaths(root, tree!)).toEqual(['app/.planning/PLAN.md', 'app/src/a.ts', 'lib/b.ts', 'lib/new.ts']);
   });
 
   it('left behind by a killed ralf is removed by a later snapshot, once it is old and its process is gone', () => {
@@ -122,5 +158,74 @@ describe('the temp index', () => {
     removeDeadWritersIndexes(gitDir, Date.now() + 61_000);
     // Only the live process's index stays.
     expect(readdirSync(gitDir).filter((n) => n.startsWith('ralf-index-'))).toEqual([`ralf-index-${process.pid}-def456`]);
+  });
+});
+
+describe('untracked files above the size cap', () => {
+  const MB = 1024 * 1024;
+  /** A sparse file: git still reads every byte of it. */
+  function sized(root: string, path: string, bytes: number) {
+    const fd = openSync(join(root, path), 'w');
+    ftruncateSync(fd, bytes);
+    closeSync(fd);
+  }
+  const looseObjects = (root: string) => git(root, 'count-objects').split(' ')[0];
+
+  it('are left out and listed; a tracked big file stays in; nothing of them reaches .git', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n', 'tracked.bin': 'small\n' });
+    sized(root, 'tracked.bin', 3 * MB);
+    sized(root, 'huge.bin', 3 * MB);
+    write(root, { 'small.txt': 's\n' });
+    const objects = looseObjects(root);
+    const snap = (await takeSnapshot(root, { maxUntrackedFileBytes: 2 * MB }))!;
+    expect(snap.skipped_large_files).toEqual([{ path: 'huge.bin', bytes: 3 * MB }]);
+    expect(treePaths(root, snap.tree)).toEqual(['a.txt', 'small.txt', 'tracked.bin']);
+    expect(snapshotWarnings(snap)[0]).toContain('huge.bin (3 MB)');
+    // Three new blobs: small.txt, tracked.bin and the tree's; no blob of huge.bin ever.
+    const again = (await takeSnapshot(root, { maxUntrackedFileBytes: Promise.resolve(2 * MB) }))!;
+    expect(again).toEqual(snap);
+    expect(git(root, 'cat-file', '-e', `${snap.tree}:small.txt`)).toBe('');
+    expect(Number(looseObjects(root)) - Number(objects)).toBe(3);
+  });
+
+  it('an untracked file that grows past the cap leaves the snapshot; back under it, it returns', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    write(root, { 'app.log': 'line\n' });
+    const first = (await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!;
+    expect(treePaths(root, first.tree)).toEqual(['a.txt', 'app.log']);
+    sized(root, 'app.log', 2 * MB);
+    const grown = (await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!;
+    expect(treePaths(root, grown.tree)).toEqual(['a.txt']);
+    expect(grown.skipped_large_files).toEqual([{ path: 'app.log', bytes: 2 * MB }]);
+    write(root, { 'app.log': 'line\n' });
+    expect((await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!.tree).toBe(first.tree);
+  });
+
+  it('the default cap is 50 MB', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    sized(root, 'under.bin', 50 * MB);
+    sized(root, 'over.bin', 50 * MB + 1);
+    const snap = (await takeSnapshot(root))!;
+    expect(snap.skipped_large_files.map((f) => f.path)).toEqual(['over.bin']);
+    expect(treePaths(root, snap.tree)).toEqual(['a.txt', 'under.bin']);
+  });
+});
+
+describe('untracked file count', () => {
+  it('counts untracked, not-ignored files and warns above a few thousand', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n', '.gitignore': 'node_modules/\n' });
+    write(root, { 'node_modules/x.js': 'ignored\n', 'notes.txt': 'n\n' });
+    const few = (await takeSnapshot(root))!;
+    expect(few.untracked_files).toBe(1);
+    expect(snapshotWarnings(few)).toEqual([]);
+    for (let d = 0; d < 51; d++) {
+      mkdirSync(join(root, 'out', `d${d}`), { recursive: true });
+      for (let f = 0; f < 100; f++) writeFileSync(join(root, 'out', `d${d}`, `${f}.js`), '1\n');
+    }
+    const many = (await takeSnapshot(root))!;
+    expect(many.untracked_files).toBe(5101);
+    const [warning] = snapshotWarnings(many);
+    expect(warning).toContain('5,101 untracked files are not ignored');
+    expect(warning).toContain('add them to .gitignore');
   });
 });
