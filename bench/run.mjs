@@ -8,11 +8,15 @@
 //   BENCH_FLOOD_MB=200 npm run bench # smaller flood
 //   BENCH_ONLY=verify npm run bench  # only the parts whose name matches (regex; baseline always)
 //   BENCH_GSD_TOOLS=/path/to/get-shit-done/bin/gsd-tools.cjs npm run bench   # add GSD's helper as a peer
+//   BENCH_ONLY=scale npm run bench   # only the repository-size rows (and the tiny verify they compare with)
 //
 // Writes bench/results.json. Targets (issue 8): status <= 1.2x, verify <= 1.5x, report <= 2x,
 // config <= 1.3x node start-up; checkpoint write p95 < 5 ms; RSS < 150 MB on the 1 GB flood.
+// Scale (issue 18): the same trivial verify in a repository with 100k tracked files, 20k or 100k
+// untracked files, or one 1 GB untracked file, each as a ratio to the verify in the tiny repository
+// (<= 1.5x; <= 2x with the 1 GB file), and the state size after 100 iterations (< 1 MB).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, mkdirSync, openSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +49,8 @@ function git(cwd, ...args) {
   execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
 }
 
-function makeProject(name, verify) {
+/** `populate(dir)` runs before the first commit (tracked files); `after(dir)` after it (untracked ones). */
+function makeProject(name, verify, { populate, after } = {}) {
   const dir = join(work, name);
   const phase = join(dir, '.planning', 'phases', '01-bench');
   mkdirSync(phase, { recursive: true });
@@ -55,10 +60,38 @@ function makeProject(name, verify) {
     `---\nphase: 01-bench\nplan: 01\ntype: execute\nwave: 1\ndepends_on: []\nfiles_modified: [a.txt]\nautonomous: true\n---\n\n<objective>bench</objective>\n\n<tasks>\n<task type="auto">\n  <name>Task 1: trivial</name>\n  <files>a.txt</files>\n  <action>nothing</action>\n  <verify>\`${verify}\`</verify>\n  <done>passes</done>\n</task>\n</tasks>\n`,
   );
   writeFileSync(join(dir, 'a.txt'), 'a\n');
+  populate?.(dir);
   git(dir, 'init', '-q');
+  // No background gc: it would still be writing into .git when the run removes its directory.
+  git(dir, 'config', 'gc.auto', '0');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'init');
+  after?.(dir);
   return { dir, plan: join(phase, '01-01-PLAN.md'), summary: join(phase, '01-01-SUMMARY.md') };
+}
+
+/**
+ * `count` small files, 100 per directory, under `dir/<sub>/`: a source tree or a build output.
+ * `distinct` contents only (git stores each once), so generating 100k tracked files does not
+ * take a minute of writing objects; the snapshot's cost depends on the number of files.
+ */
+function manyFiles(sub, count, distinct = count) {
+  return (dir) => {
+    for (let d = 0; d * 100 < count; d++) {
+      const at = join(dir, sub, `d${d}`);
+      mkdirSync(at, { recursive: true });
+      for (let f = 0; f < 100 && d * 100 + f < count; f++) writeFileSync(join(at, `f${f}.js`), `export const v = ${(d * 100 + f) % distinct};\n`);
+    }
+  };
+}
+
+/** A 1 GB file that is a hole on disk: git still reads (and would hash) 1 GB of zeros. */
+function sparseFile(name, bytes) {
+  return (dir) => {
+    const fd = openSync(join(dir, name), 'w');
+    ftruncateSync(fd, bytes);
+    closeSync(fd);
+  };
 }
 
 const trivial = makeProject('trivial', 'true');
@@ -97,6 +130,15 @@ function largestFixturePlan() {
 }
 const bigPlan = largestFixturePlan();
 
+// ---------- repository scale (generated once per run, only when their rows run) ----------
+const TINY_VERIFY = 'ralf task verify (check: true)';
+const scaleRows = [
+  { name: 'ralf task verify, 100k tracked files (scale)', make: () => makeProject('tracked-100k', 'true', { populate: manyFiles('src', 100_000, 1000) }), target: 1.5 },
+  { name: 'ralf task verify, 20k untracked files (scale)', make: () => makeProject('untracked-20k', 'true', { after: manyFiles('out', 20_000) }), target: 1.5 },
+  { name: 'ralf task verify, 100k untracked files (scale)', make: () => makeProject('untracked-100k', 'true', { after: manyFiles('out', 100_000) }), target: 1.5 },
+  { name: 'ralf task verify, 1 GB untracked file (scale)', make: () => makeProject('untracked-1gb', 'true', { after: sparseFile('big.bin', 1024 ** 3) }), target: 2 },
+];
+
 // ---------- whole-process timings (interleaved round-robin) ----------
 const commands = [
   { name: 'node -e 0', args: ['-e', '0'], baseline: true },
@@ -112,20 +154,36 @@ const commands = [
 ];
 
 for (let i = commands.length - 1; i >= 0; i--) if (!commands[i].baseline && !wanted(commands[i].name)) commands.splice(i, 1);
+// A scale row is a ratio to the tiny verify: that one runs too, interleaved with it.
+const scaleWanted = scaleRows.filter((r) => wanted(r.name));
+if (scaleWanted.length > 0 && !commands.some((c) => c.name === TINY_VERIFY)) {
+  commands.push({ name: TINY_VERIFY, args: [cli, 'task', 'verify', trivial.plan, '1', '--json'], target: 1.5, okCodes: [0, 10, 20] });
+}
+for (const row of scaleWanted) {
+  const t0 = Date.now();
+  const p = row.make();
+  process.stderr.write(`bench: generated ${row.name.replace(/^ralf task verify, | \(scale\)$/g, '')} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  commands.push({ name: row.name, args: [cli, 'task', 'verify', p.plan, '1', '--json'], target: row.target, ratioTo: TINY_VERIFY, okCodes: [0, 10, 20] });
+}
 for (const c of commands) {
-  const r = spawnSync(node, c.args, { env, cwd: trivial.dir, encoding: 'utf8' });
+  // The first run of a scale row is its first verify (the one allowed to cost more): timed apart.
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, encoding: 'utf8' });
+  c.first_ms = ms(process.hrtime.bigint() - t0);
   const ok = (c.okCodes ?? [0]).includes(r.status);
   c.available = ok;
   if (!ok) c.error = (r.stderr || r.stdout || `exit ${r.status}`).trim().split('\n').slice(-1)[0];
   c.samples = [];
+  // A command that takes seconds (a regression in a scale row) gets a few runs, not `runs`.
+  c.maxSamples = c.first_ms > 2000 ? 3 : runs;
 }
 process.stderr.write(`bench: ${runs} interleaved runs of ${commands.filter((c) => c.available).length} commands…\n`);
 for (let i = 0; i < runs + 2; i++) {
   for (const c of commands) {
-    if (!c.available) continue;
+    if (!c.available || c.samples.length >= c.maxSamples) continue;
     c.before?.();
     const t0 = process.hrtime.bigint();
-    spawnSync(node, c.args, { env, cwd: trivial.dir, stdio: 'ignore' });
+    spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, stdio: 'ignore' });
     const t = ms(process.hrtime.bigint() - t0);
     if (i >= 2) c.samples.push(t); // two warm-up rounds
   }
@@ -167,30 +225,58 @@ async function floodRss() {
 }
 const rss = !wanted('flood rss') ? { error: 'skipped (BENCH_ONLY)' } : process.platform === 'linux' ? await floodRss() : { error: 'needs /proc (Linux)' };
 
+// ---------- state size after 100 iterations ----------
+// A failing check with an edit before each verify (a novel tree, so the loop goes on) in a repository
+// with 20k untracked files: the state must stay small however many files the tree has.
+function stateSize(iterations = 100) {
+  const p = makeProject('state-100', 'sh -c "exit 1"', { after: manyFiles('out', 20_000) });
+  writeFileSync(join(p.dir, '.planning', 'config.json'), JSON.stringify({ ralf_lite: { max_iterations: iterations, error_fingerprint_repeats: 100, no_progress_repeats: 100 } }));
+  const t0 = Date.now();
+  let last = null;
+  let slowest = 0;
+  for (let i = 1; i <= iterations; i++) {
+    writeFileSync(join(p.dir, 'a.txt'), `edit ${i}\n`);
+    const t = Date.now();
+    const r = spawnSync(node, [cli, 'task', 'verify', p.plan, '1', '--json'], { env, cwd: p.dir, encoding: 'utf8', maxBuffer: 1 << 30 });
+    slowest = Math.max(slowest, Date.now() - t);
+    last = r.status;
+    if (r.status !== 10 && r.status !== 20) return { error: `iteration ${i}: exit ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-1)[0]}` };
+    if (r.status === 20) break;
+  }
+  const stateDir = join(p.dir, '.planning', 'ralf');
+  const size = (ext) => readdirSync(stateDir).filter((n) => n.endsWith(ext) && !n.startsWith('.')).reduce((sum, n) => sum + statSync(join(stateDir, n)).size, 0);
+  return { iterations, state_bytes: size('.json'), log_bytes: size('.jsonl'), last_exit: last, seconds: (Date.now() - t0) / 1000, slowest_verify_ms: slowest };
+}
+const state = wanted('state size') ? stateSize() : { error: 'skipped (BENCH_ONLY)' };
+
 // ---------- report ----------
 const rows = commands.map((c) => {
   if (!c.available) return { name: c.name, median_ms: null, ratio: null, target: c.target ?? null, ok: null, note: `unavailable: ${c.error}` };
   const m = median(c.samples);
-  const ratio = m / baseline;
-  return { name: c.name, median_ms: +m.toFixed(1), ratio: +ratio.toFixed(2), target: c.target ?? null, ok: c.target ? ratio <= c.target : null };
+  const ref = c.ratioTo ? commands.find((o) => o.name === c.ratioTo) : null;
+  const ratio = m / (ref ? median(ref.samples) : baseline);
+  const note = c.ratioTo ? `(vs tiny verify; first verify ${Math.round(c.first_ms)} ms)` : undefined;
+  return { name: c.name, median_ms: +m.toFixed(1), ratio: +ratio.toFixed(2), ratio_to: c.ratioTo ?? 'node -e 0', first_ms: +c.first_ms.toFixed(1), samples: c.samples.length, target: c.target ?? null, ok: c.target ? ratio <= c.target : null, ...(note ? { note } : {}) };
 });
 const pad = (s, n) => String(s).padEnd(n);
 const lines2 = [];
-lines2.push(`${pad('command', 42)} ${pad('median', 9)} ${pad('ratio', 7)} ${pad('target', 7)} result`);
+lines2.push(`${pad('command', 48)} ${pad('median', 9)} ${pad('ratio', 7)} ${pad('target', 7)} result`);
 for (const r of rows) {
-  lines2.push(`${pad(r.name, 42)} ${pad(r.median_ms === null ? '—' : `${r.median_ms} ms`, 9)} ${pad(r.ratio === null ? '—' : `${r.ratio}x`, 7)} ${pad(r.target ? `<=${r.target}x` : '', 7)} ${r.ok === null ? (r.note ?? '') : r.ok ? 'ok' : 'MISS'}`);
+  lines2.push(`${pad(r.name, 48)} ${pad(r.median_ms === null ? '—' : `${r.median_ms} ms`, 9)} ${pad(r.ratio === null ? '—' : `${r.ratio}x`, 7)} ${pad(r.target ? `<=${r.target}x` : '', 7)} ${r.ok === null ? (r.note ?? '') : `${r.ok ? 'ok' : 'MISS'} ${r.note ?? ''}`}`);
 }
+if (state.error) lines2.push(`state size: ${state.error}`);
+else lines2.push(`${pad(`state after ${state.iterations} iterations, 20k untracked`, 48)} ${(state.state_bytes / 1024).toFixed(0)} KB state, ${(state.log_bytes / 1024).toFixed(0)} KB log (target state < 1 MB) ${state.state_bytes < 1024 * 1024 ? 'ok' : 'MISS'}  [${state.seconds.toFixed(0)} s, slowest verify ${state.slowest_verify_ms} ms]`);
 if (io.error) lines2.push(`state I/O: ${io.error}`);
 else {
-  lines2.push(`${pad('checkpoint (state) write, in-process', 42)} p50 ${io.write_p50_ms.toFixed(2)} ms, p95 ${io.write_p95_ms.toFixed(2)} ms (target p95 < 5 ms) ${io.write_p95_ms < 5 ? 'ok' : 'MISS'}`);
-  lines2.push(`${pad('state read, in-process', 42)} p50 ${io.read_p50_ms.toFixed(2)} ms, p95 ${io.read_p95_ms.toFixed(2)} ms`);
+  lines2.push(`${pad('checkpoint (state) write, in-process', 48)} p50 ${io.write_p50_ms.toFixed(2)} ms, p95 ${io.write_p95_ms.toFixed(2)} ms (target p95 < 5 ms) ${io.write_p95_ms < 5 ? 'ok' : 'MISS'}`);
+  lines2.push(`${pad('state read, in-process', 48)} p50 ${io.read_p50_ms.toFixed(2)} ms, p95 ${io.read_p95_ms.toFixed(2)} ms`);
 }
 if (rss.error) lines2.push(`flood RSS: ${rss.error}`);
-else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 42)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
+else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 48)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
 console.log(lines2.join('\n'));
 
-const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss };
+const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss, state_size: state };
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log('\nwrote bench/results.json');
-rmSync(work, { recursive: true, force: true });
+rmSync(work, { recursive: true, force: true, maxRetries: 5 });
