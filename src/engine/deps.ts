@@ -44,7 +44,7 @@ export interface GitDeps {
   /** Tree of HEAD (the last commit), null outside git or before the first commit. */
   headTree(root: string): Promise<string | null>;
   /** Tree of the working tree incl. untracked files (excluding .planning/ralf); null outside git. */
-  snapshot(root: string): Promise<string | null>;
+  snapshot(root: string, options?: SnapshotOptions): Promise<string | null>;
   /**
    * The same snapshot with what it left out (untracked files above the size cap) and how many
    * untracked files it holds (src/git/snapshot.ts). Optional: without it, `snapshot` is used.

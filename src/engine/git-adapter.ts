@@ -12,7 +12,7 @@ export function insideGit(root: string): boolean {
 export const gitDeps: GitDeps = {
   insideGit,
   headTree,
-  snapshot: (root) => snapshotWorkingTree(root),
+  snapshot: (root, options) => snapshotWorkingTree(root, options),
   takeSnapshot,
   taskDiff: async (args) => {
     const d = await taskDiff(args);

@@ -185,13 +185,18 @@ function snapshotEarly(deps: EngineDeps, planPathArg: string): EarlySnapshot | n
 function startSnapshot(deps: EngineDeps, root: string): EarlySnapshot {
   let configured!: (config: RalfLiteConfig | null) => void;
   const cap = new Promise<number>((resolveCap) => {
-    configured = (config) => resolveCap((config?.snapshot?.max_untracked_file_mb ?? RUNTIME_DEFAULTS.max_untracked_file_mb) * 1024 * 1024);
+    configured = (config) => resolveCap(maxUntrackedFileBytes(config));
   });
   if (!deps.git.takeSnapshot) return { root, tree: settle(deps.git.snapshot(root)), notes: Promise.resolve(null), configured };
   const snap = settle(deps.git.takeSnapshot(root, { maxUntrackedFileBytes: cap }));
   const tree = snap.then((s): Settled<string | null> => (s.ok ? { ok: true, value: s.value?.tree ?? null } : s));
   const notes = snap.then((s) => (s.ok && s.value ? { untracked_files: s.value.untracked_files, skipped_large_files: s.value.skipped_large_files, warnings: snapshotWarnings(s.value) } : null));
   return { root, tree, notes, configured };
+}
+
+/** Every snapshot of a verify uses the same cap: they share git's stat cache (the private index). */
+function maxUntrackedFileBytes(config: RalfLiteConfig | null): number {
+  return (config?.snapshot?.max_untracked_file_mb ?? RUNTIME_DEFAULTS.max_untracked_file_mb) * 1024 * 1024;
 }
 
 /** Config + plan; the early snapshot gets its size cap as soon as the config is known. */
@@ -323,7 +328,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
 
   const diff = unwrap(await diffP);
   // Did the checks themselves change the working tree? Only shell checks can.
-  const written = tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree) : null;
+  const written = tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
   if (written !== null && startRef !== null) {
     const merged = { ...ignore.checkWritten, ...written.paths };
@@ -366,8 +371,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
  * tree. Then the paths it wrote (and their content) are returned, so neither the Rule 4 guard
  * nor progress attributes them to the agent.
  */
-async function checksWrote(deps: EngineDeps, root: string, tree: string): Promise<{ tree: string; paths: Record<string, string> } | null> {
-  const after = await deps.git.snapshot(root);
+async function checksWrote(deps: EngineDeps, root: string, tree: string, capBytes: number): Promise<{ tree: string; paths: Record<string, string> } | null> {
+  const after = await deps.git.snapshot(root, { maxUntrackedFileBytes: capBytes });
   if (after === null || after === tree) return null;
   const paths = await deps.git.written(root, tree, after);
   return Object.keys(paths).length === 0 ? null : { tree: after, paths };
