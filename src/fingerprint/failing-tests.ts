@@ -10,7 +10,7 @@ import { failureUnits, type FailureUnit } from './units.js';
 
 const MARKERS: RegExp[] = [
   // vitest / jest trees: `× suite > name 12ms`, `✕ name (3 ms)`
-  /^\s*[×✕✗]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?\s*$/,
+  /^\s*[✖✕✗]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?\s*$/,
   // libtest: `test tests::name ... FAILED`
   /^\s*test\s+(\S+)\s+\.\.\.\s+FAILED\s*$/,
   // pytest short summary: `FAILED tests/x.py::test_y - msg`, `ERROR tests/x.py`

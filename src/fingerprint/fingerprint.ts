@@ -41,7 +41,7 @@
  */
 import { detectTool } from './detect-tool.js';
 import { toLines, type Line } from './lines.js';
-import { classifyLine } from './noise.js';
+import { lineKind } from './noise.js';
 import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
 import {
   SCORE_EXCEPTION,
@@ -76,6 +76,11 @@ export interface FingerprintResult {
 
 export interface FingerprintOptions {
   exitCode?: number | null;
+  /**
+   * `false`: the generic core alone, without the runner extractors (per-test failure
+   * blocks). Measures how much of the score the general pipeline carries by itself.
+   */
+  extractors?: boolean;
 }
 
 export const NO_OUTPUT = '(no output)';
@@ -133,7 +138,7 @@ function detailsEnd(lines: Line[], index: number): number {
   let j = index + 1;
   for (; j < Math.min(lines.length, index + 40) && budget > 0; j++) {
     const t = lines[j]!.text;
-    const kind = classifyLine(t);
+    const kind = lineKind(lines[j]!);
     if (kind === 'frame') continue;
     if (kind === 'text' && /^\S/.test(t) && errorScore(t) >= SCORE_LOCATED) break;
     budget--;
@@ -145,7 +150,7 @@ function detailsEnd(lines: Line[], index: number): number {
 function contextAbove(lines: Line[], i: number): number {
   for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
     const t = lines[j]!.text;
-    const kind = classifyLine(t);
+    const kind = lineKind(lines[j]!);
     if (kind === 'blank' || kind === 'separator') continue;
     if (kind !== 'text' || isWrapper(t)) continue;
     return j;
@@ -162,10 +167,13 @@ function describeLine(lines: Line[], i: number): string {
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
 const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in \S+?(?::\d+)*(?: at line \d+)?:\s*$/;
 
+const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
+
 /** Index and strength of the strongest error line (earliest on ties), or score 0. */
 function strongestLine(lines: Line[]): { index: number; score: number } {
   let index = -1;
   let score = 0;
+  let genericBest = false;
   let inHunk = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.text;
@@ -188,14 +196,38 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
       }
       continue;
     }
-    if (classifyLine(text) !== 'text') continue;
+    if (lineKind(lines[i]!) !== 'text') continue;
     const s = errorScore(text);
-    if (s > score) {
+    // Earliest wins a tie, unless it only says that something failed and a later line of
+    // the same strength says what (`✗ Build failed in 204ms` … `Could not resolve './x.js'`).
+    if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text))) {
       index = i;
       score = s;
+      genericBest = saysOnlyThatItFailed(text) && FAILURE_WORD.test(text);
     }
   }
   return { index, score };
+}
+
+/**
+ * True for a line with no specifics: once paths, file names, severities, durations and
+ * tallies are gone, at most six plain words and no quotes, digits, dots or operators
+ * (`Error: Unsupported argument`, `✗ Build failed in 204ms`, `error during build:`,
+ * `== [models/orders.sql] FAIL`). Such a line says THAT something failed, not what.
+ */
+function saysOnlyThatItFailed(line: string): boolean {
+  const rest = normalizeValues(line)
+    .replace(/<(?:dur|n|time|date|pid|port|id|size)>/g, ' ')
+    .replace(/\b\d+ (?:errors?|failures?|problems?|warnings?|tests?|files?)\b/gi, ' ')
+    .split(/\s+/)
+    .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
+    .join(' ')
+    .replace(/^[^\s:]+\.\w+:\s*/, '')
+    .replace(/\b(?:fatal error|error|warning|Error|ERROR|FATAL|FAIL(?:ED)?)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:?/g, ' ')
+    .replace(/[^\p{L}\p{N}'"`‘’“”.<>=_(){}\s-]/gu, ' ')
+    .replace(/\.(?=\s|$)/g, '');
+  // Quotes, digits, dotted or snake_case names, operators, CamelCase types: specifics.
+  return rest.split(/\s+/).filter(Boolean).length <= 6 && !/['"`‘’“”\d.<>=_(){}]|[a-z][A-Z]/.test(rest);
 }
 
 /**
@@ -217,13 +249,13 @@ function isGenericTitle(primary: string): boolean {
  */
 function followUp(lines: Line[], index: number, primary: string): string {
   const endsWithColon = /:\s*$/.test(lines[index]!.text);
-  const generic = isGenericTitle(primary);
+  const generic = isGenericTitle(primary) || (!endsWithColon && saysOnlyThatItFailed(primary));
   if (!endsWithColon && !generic) return '';
   let want = generic ? 3 : 1;
   const out: string[] = [];
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
-    if (classifyLine(t) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
+    if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t)) break;
     if (errorScore(t) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
     out.push(describeLine(lines, j));
@@ -308,6 +340,24 @@ function crashSite(lines: Line[], index: number): string {
   return normalizeValues(out.join(' ; '));
 }
 
+/** A source excerpt line the tool marks as the spot: `> 9 │ code`, `  > 11 | code`. */
+const MARKED_EXCERPT = /^\s*>\s*\d+\s*[|│]\s?(.*\S)\s*$/;
+
+/**
+ * The source line a diagnostic points at, from the excerpt printed under it (before the
+ * next diagnostic): the line its gutter marks with `>`. Code, not position: it stays
+ * when lines shift and differs for the same message about another statement.
+ */
+function pointedSource(lines: Line[], index: number): string {
+  for (let j = index + 1; j < Math.min(lines.length, index + 14); j++) {
+    const t = lines[j]!.text;
+    const m = MARKED_EXCERPT.exec(t);
+    if (m) return normalizeValues(`at: ${m[1]!.trim()}`);
+    if (j > index + 1 && /^\S/.test(t) && errorScore(t) >= SCORE_LOCATED) break;
+  }
+  return '';
+}
+
 /** The root cause of a chained error: the last `Caused by:` (Java) or `[cause]:` (Node) of its block. */
 function rootCause(lines: Line[], index: number): string {
   let cause = '';
@@ -369,7 +419,7 @@ function diagnosticUnits(lines: Line[]): string[] {
   const out = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
-    if (t.length === 0 || !/\d/.test(t) || classifyLine(t) !== 'text' || errorScore(t) < SCORE_STRONG) continue;
+    if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || errorScore(t) < SCORE_STRONG) continue;
     const diag = parseDiagnostic(lines, i);
     if (!diag || diag.file === null || (diag.severity !== null && !/error/.test(diag.severity))) continue;
     out.add(truncate(stripLogPrefix(normalizeValues(renderDiagnostic(diag))), MAX_LENGTH));
@@ -378,7 +428,7 @@ function diagnosticUnits(lines: Line[]): string[] {
 }
 
 function lastMeaningful(lines: Line[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) if (classifyLine(lines[i]!.text) === 'text') return i;
+  for (let i = lines.length - 1; i >= 0; i--) if (lineKind(lines[i]!) === 'text') return i;
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.text.trim() !== '') return i;
   return -1;
 }
@@ -392,7 +442,7 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
   const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
   if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool, failing_units: [] };
 
-  const units = failureUnits(lines);
+  const units = opts.extractors === false ? [] : failureUnits(lines);
   const failing_units = unitNames(lines, units, diagnosticUnits);
   const unit = pickUnit(units);
   if (unit) {
@@ -424,6 +474,9 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
   // A message ending with ':' continues on the next line (`Failed example:`), before any values.
   const follow = details === '' || /:\s*$/.test(lines[index]!.text) ? followUp(lines, index, primary) : '';
   parts.push(follow, details === follow ? '' : details);
+  // The same message about another spot of the same file (a second `==`) differs by the
+  // source line the tool points at, when it prints one.
+  if (details === '' && score >= SCORE_LOCATED) parts.push(pointedSource(lines, index));
   if (score < SCORE_LOCATED && details === '') parts.push(diffChange(lines));
   const where = pythonFrame(lines, index);
   if (where) parts.push(where);

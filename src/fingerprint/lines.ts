@@ -8,6 +8,8 @@
 export interface Line {
   text: string;
   no: number;
+  /** A frame of a stack printed under a header (`stack traceback:`, `stacktrace:`, `Stack trace:`). */
+  frame?: true;
 }
 
 /** Lines inspected from the start of a huge output (failures are usually reported early)... */
@@ -16,6 +18,9 @@ export const HEAD_LINES = 5000;
 export const TAIL_LINES = 2000;
 /** Longer lines are cut: minified bundles or JSON blobs must not cost quadratic regex time. */
 export const MAX_LINE_CHARS = 2000;
+
+/** Raw characters of one line looked at (escapes included). */
+const MAX_RAW_LINE_CHARS = 32 * MAX_LINE_CHARS;
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \), charset designations (ESC ( B, which
 // terminfo's sgr0 emits: rustfmt, tput), other two-byte escapes, 8-bit CSI.
@@ -38,6 +43,12 @@ function lastRedraw(line: string): string {
   return '';
 }
 
+// A date with a clock time, anywhere in a line (log prefixes, CI logs, messages): it differs on
+// every run and its `:` must never read as a `file:line` position.
+const DATE_TIME = /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w])/g;
+
+const TRAILING_RULE = /(?<=\S)\s+[━─═]{4,}\s*$/;
+
 const PID_PREFIX = /^(?:==\d{1,10}==|--\d{1,10}--|\*\*\d{1,10}\*\*) ?/;
 
 // Erase-line and cursor-to-column escapes redraw the line in place, like `\r` (spinners).
@@ -45,7 +56,9 @@ const REDRAW = /\u001b\[(?:2K|1?G)/g;
 
 function clean(raw: string): string {
   let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-  if (s.length > MAX_LINE_CHARS * 2) s = s.slice(0, MAX_LINE_CHARS * 2);
+  // Escapes first, then the cut: with one colour escape per character (biome, rolldown) the
+  // visible text is a tenth of the raw line.
+  if (s.length > MAX_RAW_LINE_CHARS) s = s.slice(0, MAX_RAW_LINE_CHARS);
   if (s.includes('\u001b[')) s = s.replace(REDRAW, '\r');
   s = stripAnsi(lastRedraw(s));
   if (s.length > MAX_LINE_CHARS) s = s.slice(0, MAX_LINE_CHARS);
@@ -54,6 +67,12 @@ function clean(raw: string): string {
   // Memory checkers prefix every line with the pid: valgrind `==123== `, `--123-- `,
   // `**123** `; sanitizers `==123==ERROR: …`. The prefix carries nothing but the pid.
   s = s.replace(PID_PREFIX, '');
+  // Terminals without Unicode get ASCII fallbacks of the same status glyphs (the `figures`
+  // convention): one glyph per meaning, so colour or a TTY does not change the line.
+  if (/[×√‼]|^\s+i /.test(s)) s = s.replace(/×/g, '✖').replace(/√/g, '✔').replace(/‼/g, '⚠').replace(/^(\s+)i (?=\S)/, '$1ℹ ');
+  // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
+  s = s.replace(TRAILING_RULE, '');
+  if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
   return s.replace(/\s+$/, '');
 }
 
@@ -68,9 +87,37 @@ export function toLines(output: string): Line[] {
   const n = raw.length;
   if (n <= HEAD_LINES + TAIL_LINES) {
     for (let i = 0; i < n; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
-    return out;
+    return markStacks(out);
   }
   for (let i = 0; i < HEAD_LINES; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
   for (let i = n - TAIL_LINES; i < n; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
-  return out;
+  return markStacks(out);
+}
+
+/** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`. */
+const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?stack|backtrace)\b[^:]{0,40}:\s*$/i;
+
+function indentOf(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+/**
+ * Marks the frames of every stack printed under a header: the lines after it that are
+ * indented deeper than the header, or that start like a frame list (`#0 …`). Whatever the
+ * language prints in a frame (`./config.lua:4: in function 'load'`, `test/x.exs:8: (test)`),
+ * it says where the error went through, never what it is.
+ */
+export function markStacks(lines: Line[]): Line[] {
+  for (let i = 0; i < lines.length; i++) {
+    if (!STACK_HEADER.test(lines[i]!.text)) continue;
+    const indent = indentOf(lines[i]!.text);
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const t = lines[j]!.text;
+      if (t.trim() === '' || !(indentOf(t) > indent || /^\s*#\d+\s/.test(t))) break;
+      lines[j]!.frame = true;
+    }
+    i = j - 1;
+  }
+  return lines;
 }

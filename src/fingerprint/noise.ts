@@ -4,6 +4,8 @@
  * excerpts, summaries and counts, passing tests, progress and npm script headers).
  */
 
+import type { Line } from './lines.js';
+
 export type LineKind =
   | 'blank'
   /** Rules and decorations with no letters or digits (`────`, `^^^^`, `}`). */
@@ -77,7 +79,8 @@ const SUMMARY = [
   /^\s*(?:ERROR|HEAP|LEAK) SUMMARY:/,
   /^\s*(?:definitely lost|indirectly lost|possibly lost|still reachable|suppressed|in use at exit|total heap usage): /,
 ];
-const COUNT_PHRASE = /\b\d+\s+(?:passed|failed|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b/gi;
+// Not after a word: `build step 1 failed` is a message, `1 failed, 2 passed` a tally.
+const COUNT_PHRASE = /(?<![A-Za-z] )\b\d+\s+(?:passed|failed|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b/gi;
 
 const PASS = [
   /^\s*[✓✔√]\s/,
@@ -117,7 +120,7 @@ const PROGRESS = [
   /^\s*npm (?:notice|WARN|warn)\b/,
   /^\s*(?:npm (?:ERR!|error)) (?:A complete log of this run|Log files were not written|You can rerun the command|This is probably not a problem with npm|code ELIFECYCLE|errno \d+|path \/|workspace |location \/|command sh -c|\s*$)/,
   /^\s*(?:npm (?:ERR!|error))\s+\S+@\S+ \S+: `/,
-  /^\s*(?:Traceback \(most recent call last\)|Stack trace|Stack Trace|Call Stack|Backtrace):?\s*$/,
+  /^\s*(?:Traceback \(most recent call last\)|stack ?trace(?:back)?|call ?stack|backtrace)\b[^:]{0,40}:?\s*$/i,
   /^\s*warning: build failed, waiting for other jobs to finish/,
   // CTest progress: `Start 2: ring_wrap`, `Test project /path/build`.
   /^\s*Start\s+\d+: \S+$|^Test project \//,
@@ -130,9 +133,18 @@ const PROGRESS = [
   /^\s*[+-]\s*(?:Expected|Received|expected|received|actual|Actual)\b(?:\s*[+-]\s*(?:expected|actual|received))?\s*$/,
 ];
 
+const LEVEL_TAG = /^\s*\[(?:error|warn|warning|info|debug|ERROR|WARN|WARNING|INFO|DEBUG)\]\s+/;
+
+/** The kind of one line of `toLines`: a marked stack frame, else what its text says. */
+export function lineKind(line: Line): LineKind {
+  return line.frame ? 'frame' : classifyLine(line.text);
+}
+
 /** Classifies one cleaned line (ANSI already stripped). */
-export function classifyLine(text: string): LineKind {
-  if (text.trim() === '') return 'blank';
+export function classifyLine(line: string): LineKind {
+  if (line.trim() === '') return 'blank';
+  // A level tag some tools put on every line (`[error]   9 | code`) hides what the line is.
+  const text = line.replace(LEVEL_TAG, '') || line;
   const withoutCounter = text.replace(/\[\d+\/\d+\]/g, '');
   if (!LETTER_OR_DIGIT.test(withoutCounter)) return 'separator';
   if (BANNER.test(text)) return 'banner';

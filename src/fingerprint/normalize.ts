@@ -55,7 +55,16 @@ const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
 // POSIX sh / dash location: `scripts/deploy.sh: 9: minify: not found`, `sh: 1: x: not found`.
 const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
-const LINE_WORD = /\b(line|Line|LINE|col|column|Column)(\s*:?\s*)\d+/g;
+const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col)(\s*:?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
+// A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
+// `Cannot parse: 2:70: code` inside. (A `file:line` is taken by COLON_LOCATION before.)
+const PAREN_POSITION = /\s*\(\d+:\d+(?::\d+)?\)/g;
+const BARE_POSITION = /(^|[\s(\[])\d+:\d+(?::\d+)?:?(?=$|[\s)\]:,;])/g;
+// A numeric id after `id=`/`id:` (`request id=30331`, `user_id: 17`) or a long `#1234` reference.
+const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
+// Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
+// `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
+const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]*\d[a-z_])(?=[a-z0-9_]*[a-z][a-z0-9_]*[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
 // Offsets into a file move with its content: `(char 19)`, `at position 42`, `offset 7`.
 const OFFSET_WORD = /\b(char|position|offset|byte|pos)(\s*:?\s*)\d+/g;
 // A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment.
@@ -82,7 +91,7 @@ const LOSS_RECORD = /\b(loss record )\d+ of \d+/g;
 const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+/g;
 const LONG_NUMBER = /\b\d{10,}\b/g;
 // Runner tallies only (`3 passed`, `12 total`); counts inside messages (`expected 3 items`) are kept.
-const COUNT = /\b\d+(\s+)(passed|failed|total|skipped|pending|todo|ignored|measured|filtered out|deselected|previous errors?|warnings?)\b/g;
+const COUNT = /(?<![A-Za-z] )\b\d+(\s+)(passed|failed|total|skipped|pending|todo|ignored|measured|filtered out|deselected|previous errors?|warnings?)\b/g;
 const LEADING_LOG_PID = /^(\s*(?:\[?<(?:time|date)>\]?\s*){0,2})\[\d+\]/;
 // `INFO [5653]`, `ERROR [42]`: a bracketed number after a log level is a pid/thread id.
 const LEVEL_PID = /\b(ERROR|ERR|FATAL|CRITICAL|SEVERE|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(\s*)\[\d+\]/g;
@@ -100,7 +109,10 @@ function replacePath(match: string): string {
  */
 export function normalizeValues(input: string): string {
   let s = normalizeCommon(input.replace(SH_LOCATION, '$1: '));
-  s = s.replace(LINE_WORD, '$1$2<n>');
+  s = s.replace(LINE_WORD, (_m, word?: string, sep?: string, letter?: string, colon?: string) => (word ? `${word}${sep}<n>` : `${letter}${colon}<n>`));
+  s = s.replace(PAREN_POSITION, '');
+  s = s.replace(BARE_POSITION, '$1');
+  s = s.replace(NUMERIC_ID, (m, key?: string, sep?: string) => (key ? `${key}${sep}<id>` : '#<id>'));
   s = s.replace(OFFSET_WORD, '$1$2<n>');
   s = s.replace(THREAD_ID, '$1');
   s = s.replace(JAVA_NUMBERED, (_m, pool?: string, kind?: string, lambda?: string) => (lambda ? `${lambda}<n>` : `${pool}<n>${kind}<n>`));
@@ -148,6 +160,7 @@ function normalizeCommon(input: string): string {
   s = s.replace(GCC_TEMP, 'cc<tmp>.$1');
   s = s.replace(TMP_NAME, 'tmp<tmp>');
   s = s.replace(MKTEMP_NAME, 'tmp.<tmp>');
+  s = s.replace(TEMP_FILE_PART, '$1<tmp>');
   s = s.replace(HEX_ADDR, '0x<addr>');
   s = s.replace(JAVA_IDENTITY, '$1@<hash>');
   s = s.replace(HEX_HASH, '<hash>');

@@ -66,7 +66,8 @@ const STRONG = [
   /^(?:Invalid (?:read|write|free\(\)|delete|delete\[\]|size value)\b|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) (?:uninitialised|unaddressable)|Source and destination overlap|[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost|Process terminating with default action of signal)/,
 ];
 
-const LOCATED = /^(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
+// `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`).
+const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
 // Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
 const CODE_FIRST = /^[A-Z]{1,5}\d{2,5}\s+(?:\[\*\]\s+)?\S/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
@@ -78,7 +79,7 @@ const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|ex
 const HTTP_ERROR = /\bHTTP\/[\d.]+ [45]\d\d\b/i;
 
 // Log prefixes: timestamps, `[12:00:01]`, `[pid 42]`, `(1234)`; then an optional level tag.
-const LOG_PREFIX = /^\s*(?:(?:#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,60}\d[^\]]{0,60}\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\(\d+\))\s*[:|-]?\s*)+/;
+const LOG_PREFIX = /^\s*(?:(?:<time>|#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,60}\d[^\]]{0,60}\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\(\d+\))\s*[:|-]?\s*)+/;
 const LEVEL = /^\s*(?:\[\s*(ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)\s*\]|(ERROR|FATAL|CRITICAL|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(?=[\s|]))\s*[:|-]?\s*/;
 
 /** Splits a log line into its level tag (upper-cased, or null) and the message after it. */
@@ -144,7 +145,8 @@ export interface Diagnostic {
 
 const DIAG_PAREN = /^(\S+?)\((\d+),(\d+)\):\s*(fatal error|error|warning)\s*([A-Z]+\d+)?\s*:\s*(.*)$/i;
 const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A-Z]+\d+)\s*:\s*(.*)$/i;
-const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
+// (`file:9:16 rule` has no message after a colon: the `16` is not one.)
+const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
 const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
 const DIAG_RUST = /^(error|warning)(?:\[([A-Z]?\d+)\])?:\s*(.*)$/;
 const DIAG_CODE_FIRST = /^([A-Z]{1,5}\d{2,5})\s+(?:\[\*\]\s+)?(\S.*)$/;

@@ -9,7 +9,7 @@
  * (`Expected: …`, `left: …`) so that the same test failing with a different value differs.
  */
 import type { Line } from './lines.js';
-import { classifyLine } from './noise.js';
+import { lineKind } from './noise.js';
 import { basename } from './normalize.js';
 import { isTracebackStart, tracebackException } from './signals.js';
 
@@ -83,7 +83,8 @@ const HEADER_RULES: HeaderRule[] = [
   },
   // node --test spec reporter: `✖ name (7.1ms)`
   (t) => {
-    const m = /^\s*✖\s+(.+?)\s*$/.exec(t);
+    // (always with its duration: a bare `✖ message` is a linter's or CLI's error line)
+    const m = /^\s*✖\s+(.+?\(\d+(?:\.\d+)?m?s\))\s*$/.exec(t);
     if (!m || /^failing tests:?$|^\d+ problems?\b/.test(m[1]!)) return null;
     return { name: cleanName(m[1]!) };
   },
@@ -165,7 +166,7 @@ const SKIP_IN_BLOCK = [
 function isHeaderOrEnd(lines: Line[], j: number, ctx: ParseContext): boolean {
   const t = lines[j]!.text;
   if (FILE_FAIL.test(t) || FILE_PASS.test(t) || BLOCK_END.test(t) || NUMBERED_SECTION.test(t)) return true;
-  const kind = classifyLine(t);
+  const kind = lineKind(lines[j]!);
   if (kind === 'pass' || kind === 'summary' || kind === 'banner') return true;
   return HEADER_RULES.some((rule) => rule(t, ctx) !== null);
 }
@@ -198,7 +199,7 @@ function extractMessage(lines: Line[], from: number, to: number): { index: numbe
       if (k >= 0 && k < to) return { index: k, text: lines[k]!.text.trim() };
       continue;
     }
-    if (classifyLine(t) !== 'text') continue;
+    if (lineKind(lines[j]!) !== 'text') continue;
     if (SKIP_IN_BLOCK.some((re) => re.test(t))) continue;
     // A headline followed by the traceback that explains it (unittest's
     // `ImportError: Failed to import test module: x`): the traceback's exception is the cause.
