@@ -20,7 +20,7 @@ export async function run(argv: string[]): Promise<number> {
   const { loadConfig } = await import('../config/load.js');
   const { projectCommands, readPlan } = await import('../plan/index.js');
   const { summaryPathFor } = await import('../report/summary-file.js');
-  const { composeLoopReport, writeComposedReport } = await import('../report/compose-report.js');
+  const { composeLoopReport, composeAndWriteReport } = await import('../report/compose-report.js');
   const { REPORT_HEADING } = await import('../report/build-report.js');
   const { reportRows } = await import('../report/rows.js');
 
@@ -33,14 +33,19 @@ export async function run(argv: string[]): Promise<number> {
   if (values.create && !existsSync(summaryPath) && !existsSync(dirname(summaryPath))) {
     throw new RalfError('summary_missing', `cannot create ${summaryPath}: its directory does not exist`, { problems: [{ file: dirname(summaryPath), message: 'no such directory' }] });
   }
-  const report = composeLoopReport({
-    plan: parsed,
-    projectRoot: projectRootForPlan(planPath),
-    config: effective.config as unknown as Record<string, unknown>,
-    configSources: effective.sources,
-    summaryPath,
-    create: values.create === true,
-  });
+  const dryRun = values['dry-run'] === true;
+  const report = composeAndWriteReport(
+    () =>
+      composeLoopReport({
+        plan: parsed,
+        projectRoot: projectRootForPlan(planPath),
+        config: effective.config as unknown as Record<string, unknown>,
+        configSources: effective.sources,
+        summaryPath,
+        create: values.create === true,
+      }),
+    { dryRun },
+  );
   const { section, input, state, stateFile, result } = report;
   if (report.action === 'missing' || !result) {
     throw new RalfError('summary_missing', `no SUMMARY.md for ${planId}: ${summaryPath} does not exist`, {
@@ -54,8 +59,6 @@ export async function run(argv: string[]): Promise<number> {
     });
   }
   const action = report.action;
-  const dryRun = values['dry-run'] === true;
-  if (!dryRun) writeComposedReport(report);
 
   const tasks = reportRows(input);
   printWarnings(result.warnings);

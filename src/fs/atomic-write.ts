@@ -1,14 +1,28 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { processAlive } from './process-alive.js';
+
+/** The file changed (someone else wrote it) between our read and our rename; nothing was written. */
+export class ConcurrentChangeError extends Error {
+  readonly path: string;
+  constructor(path: string) {
+    super(`${path} changed while it was being updated`);
+    this.name = 'ConcurrentChangeError';
+    this.path = path;
+  }
+}
 
 /**
  * Writes a file so that readers (and a crash at any point) see either the old or
  * the new content, never a partial one: write a temp file beside it, fsync, rename.
  * Keeps the old file's mode when it exists, unless `options.mode` is given: that mode is
  * set before the rename, so content and mode change together.
+ * `unchangedFrom` (compare-and-swap for read-modify-write of a file others edit, e.g. an
+ * editor saving SUMMARY.md): the content the new data was computed from (null: the file did
+ * not exist); re-read just before the rename, and when it differs the temp file is removed
+ * and ConcurrentChangeError thrown, so another writer's update is never overwritten.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number; unchangedFrom?: string | null } = {}): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   let mode: number | undefined = options.mode;
   if (mode === undefined) {
@@ -34,12 +48,23 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   closeSync(fd);
   try {
     if (mode !== undefined) chmodSync(tmp, mode);
+    if (options.unchangedFrom !== undefined && !sameContent(path, options.unchangedFrom)) throw new ConcurrentChangeError(path);
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
   removeStaleTemps(dirname(path), basename(path));
+}
+
+function sameContent(path: string, expected: string | null): boolean {
+  let current: Buffer;
+  try {
+    current = readFileSync(path);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' && expected === null;
+  }
+  return expected !== null && current.equals(Buffer.from(expected, 'utf8'));
 }
 
 /**

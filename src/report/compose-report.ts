@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { projectRelative, statePaths } from '../engine/paths.js';
 import { readPlanState } from '../engine/store.js';
 import type { PlanState } from '../engine/types.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { RalfError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { ConcurrentChangeError, writeFileAtomic } from '../fs/atomic-write.js';
 import type { Plan } from '../plan/model.js';
 import { buildLoopReport, REPORT_HEADING } from './build-report.js';
 import { displaySource } from './config-values.js';
@@ -61,8 +63,38 @@ export function composeLoopReport(args: {
   return { summaryPath: args.summaryPath, original, section, input, state, stateFile, result, action: original === null ? 'created' : result.action };
 }
 
-/** Writes a composed report atomically; through a symlinked SUMMARY.md to its target. */
+/**
+ * Writes a composed report atomically; through a symlinked SUMMARY.md to its target. Only
+ * if the file still holds what the report was composed from (compare-and-swap): throws
+ * ConcurrentChangeError otherwise, nothing written.
+ */
 export function writeComposedReport(report: ComposedReport): void {
   if (!report.result || report.action === 'unchanged' || report.action === 'missing') return;
-  writeFileAtomic(report.original === null ? report.summaryPath : realpathSync(report.summaryPath), report.result.text);
+  writeFileAtomic(report.original === null ? report.summaryPath : realpathSync(report.summaryPath), report.result.text, { unchangedFrom: report.original });
+}
+
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * Composes and writes, composing again from the new content when someone else (an editor,
+ * the agent) wrote the SUMMARY.md meanwhile; after 3 such races: exit 75 (busy), nothing
+ * written, the other writer's content kept.
+ */
+export function composeAndWriteReport(compose: () => ComposedReport, options: { dryRun?: boolean } = {}): ComposedReport {
+  for (let attempt = 1; ; attempt++) {
+    const report = compose();
+    if (options.dryRun) return report;
+    try {
+      writeComposedReport(report);
+      return report;
+    } catch (err) {
+      if (!(err instanceof ConcurrentChangeError)) throw err;
+      if (attempt >= WRITE_ATTEMPTS) {
+        throw new RalfError('busy', `${report.summaryPath} kept changing while the report was written (${WRITE_ATTEMPTS} tries); it was not changed`, {
+          exitCode: ExitCode.busy,
+          problems: [{ file: report.summaryPath, message: 'written by another program during each attempt', hint: 'run `ralf report` again once the other writer (an editor, an agent) is done' }],
+        });
+      }
+    }
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { RalfError, lineColumnAt, type Problem } from '../errors.js';
 import { checkFrontmatterYaml, findFrontmatter } from './frontmatter.js';
-import { locateSection, type Placement } from './locate-section.js';
+import { locateSection, markSection, START_MARKER_PREFIX, type LeftAlone, type Placement } from './locate-section.js';
 import { parseMarkdownBlocks } from './markdown.js';
 import { tailStart } from './tail-start.js';
 
@@ -15,7 +15,7 @@ export interface UpsertResult {
   placement: Placement;
   /** The heading line the section was inserted before, when it was inserted. */
   before: string | null;
-  /** 1-based line of the section's heading in the new text. */
+  /** 1-based line of the section's heading in the new text (its start marker is on the line before). */
   line: number;
   /** Where the section is in the new text: from its heading to the end of its last line. */
   start: number;
@@ -45,7 +45,8 @@ function bodyStart(text: string, file: string, warnings: Problem[] | null): numb
 function locate(text: string, file: string, title: string, warnings: Problem[] | null) {
   const shift = bodyStart(text, file, warnings);
   const body = text.slice(shift);
-  const start = tailStart(body, title);
+  // A marked section's start marker sits on the line before its heading: parse from the top.
+  const start = body.includes(START_MARKER_PREFIX) ? 0 : tailStart(body, title);
   return locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), title);
 }
 
@@ -60,9 +61,8 @@ export function upsertSection(original: string, section: string, file: string, t
   const warnings: Problem[] = [];
   const loc = locate(original, file, title, warnings);
   const eol = detectEol(original);
-  let body = section.replace(/\n+$/, '').replace(/\n/g, eol);
-  // An existing section keeps its heading level (it may sit under another section).
-  if (loc.depth !== null) body = body.replace(/^#{1,6}(?= )/, '#'.repeat(loc.depth));
+  const body = markSection(section).replace(/\n+$/, '').replace(/\n/g, eol);
+  for (const left of loc.leftAlone) warnings.push(leftAloneWarning(original, file, title, left));
 
   let text: string;
   let start: number;
@@ -110,10 +110,23 @@ export function upsertSection(original: string, section: string, file: string, t
     action: text === original ? 'unchanged' : loc.placement === 'existing' ? 'replaced' : 'appended',
     placement: loc.placement,
     before: loc.before,
-    line: lineColumnAt(text, start).line,
+    // The heading's line: the start marker is the line before it.
+    line: lineColumnAt(text, start).line + 1,
     start,
     end: start + body.length,
     replaced: { start: loc.start, end: loc.end },
     warnings,
   };
+}
+
+function leftAloneWarning(text: string, file: string, title: string, left: LeftAlone): Problem {
+  const line = lineColumnAt(text, left.offset).line;
+  const message = {
+    edited: `the "${title}" section here was edited after ralf wrote it; it is left as it is and a new section is written`,
+    unmarked: `the "${title}" section here has no ralf markers (an older ralf-lite, or written by hand); it is left as it is and a new section is written`,
+    'other-heading': `a heading mentioning "${title}" here is not ralf's section; it is left as it is`,
+    'no-end-marker': `the "${title}" section here lost its end marker; it is left as it is and a new section is written`,
+  }[left.why];
+  const hint = left.why === 'other-heading' ? undefined : 'delete the old section once you have kept what you want from it; ralf replaces only the section between its own markers';
+  return { file, line, message, ...(hint ? { hint } : {}) };
 }

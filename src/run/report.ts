@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Plan } from '../plan/model.js';
-import { composeLoopReport, writeComposedReport } from '../report/compose-report.js';
+import { composeAndWriteReport, composeLoopReport } from '../report/compose-report.js';
 import { summaryPathFor } from '../report/summary-file.js';
 
 export interface WrittenReport {
@@ -18,8 +18,7 @@ export interface WrittenReport {
 
 export function writeLoopReport(args: { plan: Plan; projectRoot: string; config: Record<string, unknown>; configSources: Record<string, string>; create: boolean }): WrittenReport {
   const path = summaryPathFor(args.plan.path);
-  const report = composeLoopReport({ ...args, summaryPath: path, create: args.create && existsSync(dirname(path)) });
+  const report = composeAndWriteReport(() => composeLoopReport({ ...args, summaryPath: path, create: args.create && existsSync(dirname(path)) }));
   if (report.action === 'missing') return { path, action: 'not_written', section: report.section };
-  writeComposedReport(report);
   return { path, action: report.action, section: report.section };
 }

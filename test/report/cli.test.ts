@@ -68,7 +68,7 @@ describe('ralf report', () => {
     const p = project({ state: sampleState() });
     const r = await report(['.planning/phases/05-core/05-02-PLAN.md'], p.root);
     expect(r.exitCode).toBe(0);
-    expect(String(r.stdout)).toContain(`Appended the RALF Lite Loop Report in ${p.summary} before "## Self-Check: PASSED" (line 12)`);
+    expect(String(r.stdout)).toContain(`Appended the RALF Lite Loop Report in ${p.summary} before "## Self-Check: PASSED" (line 13)`);
     const written = readFileSync(p.summary, 'utf8');
     expect(written.startsWith(SUMMARY.slice(0, SUMMARY.indexOf('## Self-Check')))).toBe(true);
     expect(written.endsWith('\n\n## Self-Check: PASSED\n\n- FOUND: src/score.ts\n')).toBe(true);
@@ -79,7 +79,7 @@ describe('ralf report', () => {
     const mtime = statSync(p.summary).mtimeMs;
     const again = await report([p.plan, '--json']);
     expect(again.exitCode).toBe(0);
-    expect(JSON.parse(String(again.stdout))).toMatchObject({ action: 'unchanged', placement: 'existing', line: 12 });
+    expect(JSON.parse(String(again.stdout))).toMatchObject({ action: 'unchanged', placement: 'existing', line: 13 });
     expect(readFileSync(p.summary, 'utf8')).toBe(written);
     expect(statSync(p.summary).mtimeMs).toBe(mtime);
   });
@@ -126,7 +126,7 @@ describe('ralf report', () => {
     expect(c.exitCode).toBe(0);
     expect(JSON.parse(String(c.stdout))).toMatchObject({ action: 'created' });
     const created = readFileSync(p.summary, 'utf8');
-    expect(created.startsWith('# Phase 05 Plan 02 Summary\n\n## RALF Lite Loop Report\n\n')).toBe(true);
+    expect(created.startsWith('# Phase 05 Plan 02 Summary\n\n<!-- ralf-lite:loop-report:start sha256:')).toBe(true);
     expect((await report([p.plan, '--create', '--json']).then((x) => JSON.parse(String(x.stdout)))).action).toBe('unchanged');
   });
 
@@ -137,7 +137,7 @@ describe('ralf report', () => {
     const r = await report([p.plan, '--summary', 'OTHER.md', '--json'], p.root);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(String(r.stdout)).summary).toBe(other);
-    expect(readFileSync(other, 'utf8').startsWith('# Other\n\n## RALF Lite Loop Report\n')).toBe(true);
+    expect(readFileSync(other, 'utf8').startsWith('# Other\n\n<!-- ralf-lite:loop-report:start sha256:')).toBe(true);
     expect(readFileSync(p.summary, 'utf8')).toBe(SUMMARY);
   });
 

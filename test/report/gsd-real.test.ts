@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPORT_HEADING, buildLoopReport } from '../../src/report/build-report.js';
 import { stringifyMarkdown } from '../../src/report/markdown.js';
+import { markSection } from '../../src/report/locate-section.js';
 import { readSummaryText } from '../../src/report/summary-file.js';
 import { detectEol, upsertSection } from '../../src/report/upsert-section.js';
 import { sharedDir } from '../helpers/cli.js';
@@ -63,7 +64,7 @@ describe('every real SUMMARY.md', () => {
     it('inserts the section and leaves every other byte unchanged', () => {
       const r = upsertSection(original, sectionA, path, REPORT_HEADING);
       expect(r.action).toBe('appended');
-      const body = sectionA.trimEnd().replace(/\n/g, eol);
+      const body = markSection(sectionA).trimEnd().replace(/\n/g, eol);
       expect(r.text.slice(r.start, r.end)).toBe(body);
       // Prefix and suffix, compared with the original by the implementation's own offsets...
       expect(r.text.slice(0, r.replaced.start)).toBe(original.slice(0, r.replaced.start));
@@ -92,7 +93,7 @@ describe('every real SUMMARY.md', () => {
       expect(changed.placement).toBe('existing');
       expect(changed.text.slice(0, changed.start)).toBe(first.text.slice(0, first.start));
       expect(changed.text.slice(changed.end)).toBe(first.text.slice(first.end));
-      expect(changed.text.slice(changed.start, changed.end)).toBe(sectionB.trimEnd().replace(/\n/g, eol));
+      expect(changed.text.slice(changed.start, changed.end)).toBe(markSection(sectionB).trimEnd().replace(/\n/g, eol));
       expect(upsertSection(changed.text, sectionB, path, REPORT_HEADING).action).toBe('unchanged');
     });
   });
