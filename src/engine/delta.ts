@@ -113,7 +113,7 @@ export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgeme
   if (d.first) return { improved: true, progress: true, reasons: ['first iteration'] };
   const reasons: string[] = [];
   if (d.checks_fixed.length > 0) reasons.push(`check${d.checks_fixed.length === 1 ? '' : 's'} fixed: ${list(d.checks_fixed)}`);
-  if (d.tests_fixed.length > 0) reasons.push(`test${d.tests_fixed.length === 1 ? '' : 's'} fixed: ${list(d.tests_fixed)}`);
+  if (d.tests_fixed.length > 0) reasons.push(`no longer failing: ${list(d.tests_fixed)}`);
   for (const s of d.stage_advanced) reasons.push(`error moved downstream: ${s}`);
   const betterSeen = reasons.length > 0;
   if (d.novel_tree === false) {

@@ -71,8 +71,8 @@ export interface EngineDeps {
   /** Use the plan cache (.planning/ralf/.cache-<id>.json); default true. */
   planCache?: boolean;
   runChecks(checks: Check[], options: RunChecksLike): Promise<RawCheck[]>;
-  fingerprint(output: string, options: { exitCode: number | null }): string | null;
-  failingTests(output: string): string[];
+  /** The failure's normalized fingerprint and the SET of failing units it names (tests, else diagnostics). */
+  fingerprint(output: string, options: { exitCode: number | null }): { fingerprint: string | null; failing_units: string[] };
   git: GitDeps;
 }
 
@@ -97,8 +97,7 @@ export function defaultDeps(): Promise<EngineDeps> {
     return {
       planning,
       runChecks: (checks, o) => verify.runChecks(checks, o),
-      fingerprint: (output, o) => fp.fingerprint(output, o).fingerprint,
-      failingTests: (output) => fp.failingTests(output),
+      fingerprint: (output, o) => fp.fingerprint(output, o),
       git: git.gitDeps,
     } satisfies EngineDeps;
   })();

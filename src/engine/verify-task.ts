@@ -407,9 +407,11 @@ function earliestTaskStart(state: PlanState | null): string | null {
 function withFingerprint(deps: EngineDeps, raw: RawCheck): CheckResult {
   const { interrupted: _i, output_bytes: _b, ...c } = raw;
   if (c.passed || c.skipped) return { ...c, fingerprint: null };
-  let fp = deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
+  const analysed = deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
+  let fp = analysed.fingerprint;
   if (c.timed_out) fp = `timed out: ${fp ?? c.command}`;
-  const tests = deps.failingTests(c.output_tail);
+  // The set of failing units (tests, else distinct diagnostics): the delta compares these sets.
+  const tests = analysed.failing_units;
   return { ...c, fingerprint: fp ?? `${c.command}: exit ${c.exit_code ?? c.signal ?? '?'}`, ...(tests.length > 0 ? { failing_tests: tests } : {}) };
 }
 

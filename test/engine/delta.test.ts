@@ -11,7 +11,7 @@ describe('computeDelta', () => {
     const h = history(at([check(0, { fp: 'FAIL a', tests: ['a', 'b', 'c'] })], 'FAIL a', 'd1'));
     const d = computeDelta(h, at([check(0, { fp: 'FAIL a', tests: ['a', 'c'] })], 'FAIL a', 'd2'));
     expect(d).toMatchObject({ tests_fixed: ['b'], checks_fixed: [], fingerprint_changed: false, novel_tree: true });
-    expect(judgeDelta(d, 1)).toMatchObject({ improved: true, progress: true, reasons: ['test fixed: b'] });
+    expect(judgeDelta(d, 1)).toMatchObject({ improved: true, progress: true, reasons: ['no longer failing: b'] });
   });
 
   it('a check fixed while the first check fails identically is an improvement', () => {
@@ -40,7 +40,7 @@ describe('computeDelta', () => {
     const h = history(at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'dA'), at([check(0, { fp: 'B', tests: ['y'] })], 'B', 'dB'));
     const r = judge(h, at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'dA'));
     expect(r).toMatchObject({ improved: false, progress: false });
-    expect(r.reasons[0]).toMatch(/^no progress: back to the tree of iteration 1 \(test fixed: y without a code change: not counted\)/);
+    expect(r.reasons[0]).toMatch(/^no progress: back to the tree of iteration 1 \(no longer failing: y without a code change: not counted\)/);
   });
 
   it('an unchanged tree with a flaky test now passing is not progress', () => {

@@ -293,7 +293,7 @@ describe('reduce: the per-iteration delta drives every rule', () => {
     const { decisions, state } = run(events, loose);
     expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry']);
     expect(decisions.slice(1).every((d) => d.progress === true)).toBe(true);
-    expect(decisions[1]!.progress_reasons[0]).toMatch(/^test fixed: /);
+    expect(decisions[1]!.progress_reasons[0]).toMatch(/^no longer failing: /);
     expect(state.fingerprint_streak).toBe(1);
   });
 

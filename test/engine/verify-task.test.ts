@@ -78,8 +78,7 @@ function setup(tasks: PlanTask[] = [task(1)], opts: { config?: Partial<typeof DE
       count('runChecks');
       return fake.results.shift() ?? [fail()];
     },
-    fingerprint: (output) => output.split('\n')[0] ?? null,
-    failingTests: () => [],
+    fingerprint: (output) => ({ fingerprint: output.split('\n')[0] ?? null, failing_units: [] }),
     git: {
       insideGit: () => git,
       headTree: async () => (count('headTree'), fake.head),
