@@ -17,7 +17,7 @@ function help(): string {
     ...names.map((n) => `  ${n.padEnd(width)}  ${commands[n]!.summary}`),
     '',
     'Every command takes --json (machine output), --cwd DIR and --help.',
-    'Exit codes: 0 ok/pass, 1 file-system or internal error, 2 bad input or refused task, 10 retry, 20 stop (handoff), 75 busy, 130 interrupted.',
+    'Exit codes: 0 ok/pass, 1 file-system or internal error, 2 bad input or refused task, 10 retry, 11 confirm (checks pass; confirm the manual criteria with --done-confirmed), 20 stop (handoff), 75 busy, 130 interrupted.',
     '',
   ].join('\n');
 }

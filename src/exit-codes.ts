@@ -8,6 +8,8 @@ export const ExitCode = {
   badInput: 2,
   /** Verification failed and the loop allows another iteration: repair and verify again. */
   retry: 10,
+  /** Every check passes; confirm the manual done criteria, then verify again with --done-confirmed. */
+  confirm: 11,
   /** The loop stopped without success: show the handoff to the human. */
   stop: 20,
   /** Another ralf process held the plan's lock for longer than the wait allows. */

@@ -12,7 +12,7 @@ import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 
-export const USAGE = 'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] | ralf plan verify <PLAN.md> [--json]';
+export const USAGE = 'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] | ralf plan verify <PLAN.md> [--done-confirmed] [--json]   (verify exits 0 pass, 10 retry, 11 confirm, 20 stop)';
 
 // A variable specifier keeps the bundler from inlining the engine (execa, git, fingerprints)
 // into this command's file: `ralf plan` stays small, and `ralf plan verify` loads its

@@ -9,6 +9,7 @@ export const USAGE = [
   'ralf task escalate <PLAN.md> <N> --rule 4 --reason TEXT [--proposed TEXT] [--why TEXT] [--impact TEXT] [--alternatives TEXT] [--json]',
   'ralf task reset <PLAN.md> (<N> | --plan | --all) [--dry-run] [--json]',
   'ralf task start <PLAN.md> <N> [--json]',
+  '(verify exits 0 pass, 10 retry, 11 confirm: checks pass, rerun with --done-confirmed once the manual criteria hold, 20 stop)',
 ].join('\n       ');
 
 function taskNumber(value: string | undefined): number {

@@ -18,6 +18,7 @@ const STOP_EXPLAINED: Record<StopReason, string> = {
   time_budget: 'the time budget ran out',
   token_budget: 'the token budget ran out',
   blocked: 'the agent is blocked and needs a human action',
+  unconfirmed: 'the checks pass, but the manual done criteria were never confirmed',
 };
 
 /** Inline code that survives backticks and table pipes inside the text. */

@@ -51,6 +51,8 @@ export function recommendedAction(loop: LoopState): RecommendedAction {
     case 'no_progress':
     case 'blocked':
       return 'manual_investigation';
+    case 'unconfirmed':
+      return 'decision_needed';
     default:
       return 'none';
   }
@@ -90,7 +92,9 @@ function recommendation(loop: LoopState, ctx: LoopContext, action: RecommendedAc
     case 'repeated_fingerprint':
       return `The same error ${fp} came back ${loop.fingerprint_streak} times in a row: the agent's fixes are not reaching its cause. Investigate the still-failing check by hand (output below), fix the cause or sharpen the task's instructions, then run ${reset} to loop again.`;
     case 'no_progress':
-      return `${loop.no_progress_streak} iteration${loop.no_progress_streak === 1 ? '' : 's'} in a row changed nothing the checks can see (the same failures and unchanged task files). The agent is stuck: investigate the still-failing checks by hand, then run ${reset} to loop again.`;
+      return `${loop.no_progress_streak} iteration${loop.no_progress_streak === 1 ? '' : 's'} in a row brought no tree the loop had not seen before (nothing changed, a change was undone, or the agent went back and forth between the same states). The agent is stuck: investigate the still-failing checks by hand, then run ${reset} to loop again.`;
+    case 'unconfirmed':
+      return `Every check of ${subject(loop)} passes, but the agent was asked ${loop.confirmations ?? 0} times to confirm the manual done criteria and never did. Check the criteria yourself: if they hold, run the verify with \`--done-confirmed\`; otherwise tell the agent what is missing and run ${reset}.`;
     case 'blocked':
       return `The agent is blocked${loop.stop_detail ? `: ${oneLine(loop.stop_detail, 400)}` : ''}. A human has to act (for example log in or provide a secret); then run ${reset} to loop again.`;
     case 'interrupted':

@@ -29,6 +29,9 @@ export interface ReduceResult {
   decision: Decision;
 }
 
+/** Unconfirmed green verifies (`confirm`, exit 11) in a row before the loop stops with `unconfirmed`. */
+export const CONFIRM_MAX = 3;
+
 /** The fraction of max_iterations at which the next iteration triggers a warning. */
 export const WARN_AT = 0.8;
 
@@ -52,7 +55,7 @@ function passNext(loop: LoopState): string {
 
 function decisionOf(loop: LoopState, fields: Partial<Decision> & Pick<Decision, 'message' | 'next'>): Decision {
   const last = loop.iterations.at(-1);
-  const verdict: Verdict = loop.status === 'passed' ? 'pass' : loop.status === 'stopped' ? 'stop' : 'retry';
+  const verdict: Verdict = loop.status === 'passed' ? 'pass' : loop.status === 'stopped' ? 'stop' : loop.awaiting_confirmation ? 'confirm' : 'retry';
   return {
     verdict,
     stop_reason: loop.stop_reason,
@@ -91,7 +94,11 @@ function ended(loop: LoopState, ctx: LoopContext): ReduceResult {
 }
 
 /** An interrupted loop resumes where it was: interrupted verifies never count. */
-function resumed(loop: LoopState): LoopState {
+function resumed(loop: LoopState, doneConfirmed = false): LoopState {
+  // A loop stopped for want of a confirmation resumes when someone finally confirms.
+  if (loop.status === 'stopped' && loop.stop_reason === 'unconfirmed' && doneConfirmed) {
+    return { ...loop, status: loop.iterations.length > 0 ? 'running' : 'idle', stop_reason: null, handoff: null, confirmations: 0 };
+  }
   if (loop.status !== 'stopped' || loop.stop_reason !== 'interrupted') return loop;
   return { ...loop, status: loop.iterations.length > 0 ? 'running' : 'idle', stop_reason: null, interrupted: null, handoff: null };
 }
@@ -118,7 +125,7 @@ function elapsedSeconds(from: string | null, to: string): number {
 
 function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'iteration_verified' }>, ctx: LoopContext): ReduceResult {
   const { limits } = ctx;
-  const loop = resumed(loop0);
+  const loop = resumed(loop0, event.done_confirmed);
   if (isFinal(loop)) return ended(loop, ctx);
 
   const checks = event.checks;
@@ -134,15 +141,22 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   if (findings.length === 0 && allPass) {
     if (loop.status === 'passed') return ended(loop, ctx);
     if (event.requires_confirmation && !event.done_confirmed) {
-      // Not an iteration: the code is green, only the human-judged criteria are open.
-      const state: LoopState = { ...loop, status: 'running', start_ref: startRef, started_at: startedAt, updated_at: event.now, awaiting_confirmation: true, tree_facts: treeFacts };
+      // Not an iteration: the code is green, only the human-judged criteria are open. Counted
+      // against its own small bound, so an agent that never confirms cannot loop forever.
+      const confirmations = (loop.confirmations ?? 0) + 1;
+      const pending = event.tree !== null ? { tree: event.tree, commands: checks.map((c) => c.command), checks, at: event.now } : null;
+      const base: LoopState = { ...loop, start_ref: startRef, started_at: startedAt, updated_at: event.now, tree_facts: treeFacts, confirmations, pending_confirmation: pending };
+      if (confirmations >= CONFIRM_MAX) {
+        return stopWith(base, ctx, event.now, 'unconfirmed', {}, `${label(loop)}: the checks pass, but the manual done criteria were not confirmed after ${confirmations} requests.`);
+      }
+      const state: LoopState = { ...base, status: 'running', awaiting_confirmation: true };
       return {
         state,
         decision: decisionOf(state, {
-          verdict: 'retry',
+          verdict: 'confirm',
           stop_reason: null,
-          message: 'checks pass; confirm manual criteria with --done-confirmed',
-          next: `Check the task's manual done criteria yourself. If they hold, run \`${verifyCommand(loop, ctx)} --done-confirmed\`; otherwise keep working and verify again. This did not use an iteration.`,
+          message: `checks pass; confirm manual criteria with --done-confirmed (request ${confirmations} of ${CONFIRM_MAX})`,
+          next: `Check the ${loop.scope === 'plan' ? "plan's" : "task's"} manual done criteria yourself. If they hold, run \`${verifyCommand(loop, ctx)} --done-confirmed\` (the green result is reused when nothing changed); otherwise keep working and verify again. This did not use an iteration.`,
           progress: null,
           progress_reasons: [],
           fingerprint: null,
@@ -219,6 +233,8 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     handoff: null,
     total_duration_ms: loop.total_duration_ms + event.duration_ms,
     awaiting_confirmation: false,
+    confirmations: 0,
+    pending_confirmation: null,
     warning,
     tree_facts: treeFacts,
     ...(checkWritten ? { check_written: checkWritten } : {}),

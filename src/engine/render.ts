@@ -29,7 +29,9 @@ export function renderVerify(o: VerifyOutcome, s: Styler = plain): string {
       ? s.green(`PASS ${who} — ${counter}`)
       : o.verdict === 'retry'
         ? s.yellow(`RETRY ${who} — ${o.counted ? counter : `${counter} (not counted)`}`)
-        : s.red(`STOP ${who} — ${o.stop_reason} after ${counter}`);
+        : o.verdict === 'confirm'
+          ? s.yellow(`CONFIRM ${who} — checks pass; manual criteria to confirm (${counter}, not counted)`)
+          : s.red(`STOP ${who} — ${o.stop_reason} after ${counter}`);
   out.push(s.bold(head));
   out.push(o.message);
 

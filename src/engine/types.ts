@@ -17,9 +17,12 @@ export type StopReason =
   | 'interrupted'
   | 'time_budget'
   | 'token_budget'
-  | 'blocked';
+  | 'blocked'
+  /** The checks passed CONFIRM_MAX times in a row but the manual criteria were never confirmed. */
+  | 'unconfirmed';
 
-export type Verdict = 'pass' | 'retry' | 'stop';
+/** `confirm`: every check passes; the manual done criteria wait for `--done-confirmed` (exit 11). */
+export type Verdict = 'pass' | 'retry' | 'confirm' | 'stop';
 
 /** The result of running one check once. A failing check is a result, not an exception. */
 export interface CheckResult {
@@ -156,6 +159,13 @@ export interface LoopState {
   total_duration_ms: number;
   /** Checks passed but the task has manual done criteria the agent has not confirmed yet. */
   awaiting_confirmation?: boolean;
+  /** Unconfirmed green verifies (`confirm` answers) since the last counted iteration; bounded by CONFIRM_MAX. */
+  confirmations?: number;
+  /**
+   * The green result awaiting confirmation: a `--done-confirmed` verify of the same tree with
+   * the same checks reuses it instead of running the checks again.
+   */
+  pending_confirmation?: { tree: string; commands: string[]; checks: CheckResult[]; at: string } | null;
   /** Set while stopped with `interrupted`: the next verify resumes the loop (interrupted verifies never count). */
   interrupted?: { at: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null } | null;
   /** Set when the loop stopped on a `ralf run` event (`blocked`, `time_budget`, `token_budget`). */

@@ -12,6 +12,7 @@ import { openCheckLedger, reapOrphanChecks } from '../verify/orphan-checks.js';
 import { ExitCode } from '../exit-codes.js';
 import { RUNTIME_DEFAULTS, type RalfLiteConfig } from '../config/schema.js';
 import { snapshotWarnings } from '../git/snapshot.js';
+import { describeCheck } from '../verify/describe.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
@@ -73,6 +74,8 @@ export interface VerifyOutcome {
   interrupted: { cause: 'signal' | 'stop_flag' | 'external'; signal: string | null } | null;
   handoff: Handoff | null;
   state_path: string;
+  /** A --done-confirmed verify reused the green result of the unchanged tree instead of running the checks again. */
+  checks_reused?: boolean;
   /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
   checks_modified?: string[];
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
@@ -97,6 +100,7 @@ const clock = (o: VerifyOptions) => () => (o.now ? o.now() : new Date()).toISOSt
 export function exitCodeFor(decision: Pick<Decision, 'verdict' | 'stop_reason'>): number {
   if (decision.verdict === 'pass') return ExitCode.ok;
   if (decision.verdict === 'retry') return ExitCode.retry;
+  if (decision.verdict === 'confirm') return ExitCode.confirm;
   return decision.stop_reason === 'interrupted' ? ExitCode.interrupted : ExitCode.stop;
 }
 
@@ -262,7 +266,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // A loop that already stopped answers at once: no checks, no iteration.
   const stateBefore = readPlanStateFile(loaded.paths.state);
   const before = getLoop(stateBefore, scope.scope, scope.taskNumber);
-  if (before && isFinal(before)) {
+  const confirmsStop = before?.stop_reason === 'unconfirmed' && doneConfirmed;
+  if (before && isFinal(before) && !confirmsStop) {
     const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });
     return outcome(r.decision, r.loop, []);
   }
@@ -299,28 +304,37 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const ignore = { checkWritten: before?.check_written ?? {} };
   const diffP = settle(diffFacts(deps, root, startRef, tree, scope, before, ignore));
 
+  // A confirmation of the green result just reported, on the very same tree with the same
+  // checks, needs no second run: reuse it.
+  const pending = before?.pending_confirmation;
+  const reuse = doneConfirmed && pending != null && tree !== null && pending.tree === tree && sameCommands(pending.commands, scope.checks);
+
   // Checks left running by a verify that was killed with -9 go first (ports, locks, CPU).
   const stateDir = dirname(loaded.paths.state);
-  reapOrphanChecks(stateDir);
-  const ledger = openCheckLedger(stateDir);
   const startedAt = now();
   const t0 = monotonicMs();
   let raw: RawCheck[];
-  try {
-    raw = await deps.runChecks(scope.checks, {
-      cwd: root,
-      timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
-      stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
-      onSpawn: (pgid) => ledger.add(pgid),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
-    });
-  } finally {
-    ledger.close();
+  if (reuse) {
+    raw = pending.checks.map((c) => ({ ...c }));
+  } else {
+    reapOrphanChecks(stateDir);
+    const ledger = openCheckLedger(stateDir);
+    try {
+      raw = await deps.runChecks(scope.checks, {
+        cwd: root,
+        timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
+        stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
+        onSpawn: (pgid) => ledger.add(pgid),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
+      });
+    } finally {
+      ledger.close();
+    }
   }
-  const durationMs = Math.round(monotonicMs() - t0);
+  const durationMs = reuse ? 0 : Math.round(monotonicMs() - t0);
   mark('checks');
-  const checks = raw.map((c) => withFingerprint(deps, c));
+  const checks = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c));
   mark('fingerprint');
 
   if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
@@ -328,7 +342,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
 
   const diff = unwrap(await diffP);
   // Did the checks themselves change the working tree? Only shell checks can.
-  const written = tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
+  const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
   if (written !== null && startRef !== null) {
     const merged = { ...ignore.checkWritten, ...written.paths };
@@ -359,11 +373,17 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     action: 'verify',
   });
   mark('persist');
-  const o = outcome(r.decision, r.loop, checks);
+  const o0 = outcome(r.decision, r.loop, checks);
+  const o = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
   if (written === null) return o;
   const listed = Object.keys(written.paths);
   const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
   return { ...o, checks_modified: listed, message: `${o.message} Note: ${note}.` };
+}
+
+function sameCommands(recorded: string[], checks: Check[]): boolean {
+  if (recorded.length !== checks.length) return false;
+  return checks.every((c, i) => recorded[i] === describeCheck(c));
 }
 
 /**

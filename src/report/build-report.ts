@@ -45,6 +45,7 @@ const STOP_LABEL: Record<NonNullable<ReportRow['stop_reason']>, string> = {
   time_budget: 'time_budget',
   token_budget: 'token_budget',
   blocked: 'blocked',
+  unconfirmed: 'unconfirmed',
   'not run': 'not run',
   running: 'in progress',
 };

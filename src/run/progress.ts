@@ -119,7 +119,7 @@ export function progressSink(opts: ProgressOptions): RunEventSink {
         case 'verify': {
           st.fingerprint = e.fingerprint;
           st.iteration = `iteration ${e.iteration}/${e.max_iterations}`;
-          const mark = e.verdict === 'pass' ? c.green('pass') : e.verdict === 'retry' ? c.yellow('retry') : c.red(`stop: ${e.stop_reason ?? ''}`);
+          const mark = e.verdict === 'pass' ? c.green('pass') : e.verdict === 'retry' ? c.yellow('retry') : e.verdict === 'confirm' ? c.yellow('confirm') : c.red(`stop: ${e.stop_reason ?? ''}`);
           say(`    verify ${e.iteration}/${e.max_iterations}: ${mark} (${e.checks_passed}/${e.checks_total} checks)${e.fingerprint ? ` fp ${short(e.fingerprint, 60)}` : ''}${e.suspicious ? c.yellow(' — said TASK_DONE but checks failed (suspicious)') : ''}`);
           break;
         }

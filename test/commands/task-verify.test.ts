@@ -110,11 +110,11 @@ describe('ralf task verify: manual done criteria', () => {
     p = new Project({ tasks: task({ done: 'The greeting reads well to a human' }), files: { ...files, 'src/a.js': "module.exports = 'fixed';\n" } });
   });
 
-  it('checks pass without --done-confirmed: exit 10, no iteration used', async () => {
+  it('checks pass without --done-confirmed: exit 11 confirm, no iteration used', async () => {
     const r = await p.verify(1);
-    expect(r.code).toBe(10);
-    expect(r.json).toMatchObject({ verdict: 'retry', counted: false, iteration: 0, requires_confirmation: true });
-    expect(r.json.message).toBe('checks pass; confirm manual criteria with --done-confirmed');
+    expect(r.code).toBe(11);
+    expect(r.json).toMatchObject({ verdict: 'confirm', counted: false, iteration: 0, requires_confirmation: true });
+    expect(r.json.message).toBe('checks pass; confirm manual criteria with --done-confirmed (request 1 of 3)');
     expect(r.json.manual.length).toBeGreaterThan(0);
   });
 
@@ -128,7 +128,8 @@ describe('ralf task verify: manual done criteria', () => {
   it('the readable output names the criteria', async () => {
     const q = new Project({ tasks: task({ done: 'The greeting reads well to a human' }), files: { ...files, 'src/a.js': "module.exports = 'fixed';\n" } });
     const r = await q.run(['task', 'verify', PLAN_REL, '1']);
-    expect(r.exitCode).toBe(10);
+    expect(r.exitCode).toBe(11);
+    expect(String(r.stdout)).toMatch(/^CONFIRM Task 1/);
     expect(String(r.stdout)).toContain('--done-confirmed');
   });
 

@@ -28,18 +28,18 @@ describe('reduce: success', () => {
 
   it('a task with no checks passes only with --done-confirmed', () => {
     const r1 = run([verified([], { requires_confirmation: true })]);
-    expect(r1.last).toMatchObject({ verdict: 'retry', counted: false });
+    expect(r1.last).toMatchObject({ verdict: 'confirm', counted: false });
     const r2 = run([verified([], { requires_confirmation: true, done_confirmed: true })]);
     expect(r2.last).toMatchObject({ verdict: 'pass', counted: true });
   });
 });
 
 describe('reduce: manual done criteria', () => {
-  it('checks pass without --done-confirmed: retry that does not use an iteration', () => {
-    const { state, last } = run([pass({ requires_confirmation: true })]);
-    expect(last).toMatchObject({ verdict: 'retry', stop_reason: null, counted: false, iteration: 0 });
-    expect(last.message).toBe('checks pass; confirm manual criteria with --done-confirmed');
-    expect(state).toMatchObject({ status: 'running', awaiting_confirmation: true, iterations: [] });
+  it('checks pass without --done-confirmed: confirm, which does not use an iteration', () => {
+    const { state, last } = run([pass({ requires_confirmation: true, tree: 't1' })]);
+    expect(last).toMatchObject({ verdict: 'confirm', stop_reason: null, counted: false, iteration: 0 });
+    expect(last.message).toBe('checks pass; confirm manual criteria with --done-confirmed (request 1 of 3)');
+    expect(state).toMatchObject({ status: 'running', awaiting_confirmation: true, iterations: [], confirmations: 1, pending_confirmation: { tree: 't1' } });
   });
 
   it('then --done-confirmed passes and records the confirmation', () => {
@@ -49,9 +49,19 @@ describe('reduce: manual done criteria', () => {
     expect(state.iterations[0]!.done_confirmed).toBe(true);
   });
 
-  it('unconfirmed passes never exhaust the loop', () => {
-    const events = Array.from({ length: 5 }, () => pass({ requires_confirmation: true }));
-    expect(run(events).state.iterations).toHaveLength(0);
+  it('unconfirmed passes use no iteration but stop at their own bound (CONFIRM_MAX = 3) with unconfirmed', () => {
+    const events = Array.from({ length: 3 }, () => pass({ requires_confirmation: true }));
+    const { state, decisions } = run(events);
+    expect(decisions.map((d) => d.verdict)).toEqual(['confirm', 'confirm', 'stop']);
+    expect(state).toMatchObject({ stop_reason: 'unconfirmed', iterations: [] });
+    // A confirmation after that stop passes.
+    const r = reduce(state, pass({ requires_confirmation: true, done_confirmed: true }), ctx());
+    expect(r.decision).toMatchObject({ verdict: 'pass', counted: true, iteration: 1 });
+  });
+
+  it('a counted iteration resets the confirmation count', () => {
+    const { state } = run([pass({ requires_confirmation: true }), pass({ requires_confirmation: true }), fail('A', 'd1'), pass({ requires_confirmation: true })]);
+    expect(state).toMatchObject({ status: 'running', confirmations: 1 });
   });
 });
 

@@ -134,3 +134,51 @@ fs.writeFileSync('dist/out-' + id + '.js', src);
     expect((await p.verify(1)).json).toMatchObject({ verdict: 'stop', stop_reason: 'no_progress', iteration: 2 });
   });
 });
+
+describe('verdicts: confirmation of manual criteria (exit 11)', () => {
+  // The check counts its runs in an ignored file, so counting does not change the tree.
+  const counting = "require('node:fs').appendFileSync('.home/runs', 'x');\nif (require('./src/a.js') !== 'fixed') process.exit(1);\n";
+  const files = { 'src/a.js': "module.exports = 'fixed';\n", 'check.js': counting };
+  const runs = (p: Project) => (p.exists('.home/runs') ? p.read('.home/runs').length : 0);
+
+  it('confirm is bounded: the 3rd unconfirmed green verify stops with unconfirmed; a confirmation then passes', async () => {
+    const p = new Project({ tasks: autoTask({ name: 'Greet', verify: 'node check.js', done: 'The greeting reads well to a human' }), files });
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await p.verify(1)).code);
+    expect(codes).toEqual([11, 11, 20]);
+    const stopped = p.state().tasks['1'];
+    expect(stopped).toMatchObject({ status: 'stopped', stop_reason: 'unconfirmed', iterations: [] });
+    expect(stopped.handoff.recommended_action).toBe('decision_needed');
+    const confirmed = await p.verify(1, '--done-confirmed');
+    expect(confirmed.json).toMatchObject({ verdict: 'pass', iteration: 1, done_confirmed: true, checks_reused: true });
+  });
+
+  it('--done-confirmed on the unchanged tree reuses the green result; after a change the checks run again', async () => {
+    const p = new Project({ tasks: autoTask({ name: 'Greet', verify: 'node check.js', done: 'The greeting reads well to a human' }), files });
+    expect((await p.verify(1)).code).toBe(11);
+    expect(runs(p)).toBe(1);
+    const confirmed = await p.verify(1, '--done-confirmed');
+    expect(confirmed.json).toMatchObject({ verdict: 'pass', checks_reused: true });
+    expect(confirmed.json.checks[0]).toMatchObject({ command: 'node check.js', passed: true });
+    expect(runs(p)).toBe(1);
+
+    const q = new Project({ tasks: autoTask({ name: 'Greet', verify: 'node check.js', done: 'The greeting reads well to a human' }), files });
+    expect((await q.verify(1)).code).toBe(11);
+    q.write('src/a.js', "module.exports = 'fixed'; // reworded\n");
+    const again = await q.verify(1, '--done-confirmed');
+    expect(again.json.verdict).toBe('pass');
+    expect(again.json.checks_reused).toBeUndefined();
+    expect(runs(q)).toBe(2);
+  });
+
+  it('the plan-level loop answers confirm (exit 11) too, and --done-confirmed passes it', async () => {
+    const verification = '\n<verification>\n- `node check.js` exits 0\n- The greeting reads well to a human\n</verification>\n';
+    const p = new Project({ tasks: autoTask({ name: 'Greet', verify: 'node check.js' }), files, after: verification });
+    const first = await p.run(['plan', 'verify', '.planning/phases/01-demo/01-01-PLAN.md', '--json']);
+    expect(first.exitCode).toBe(11);
+    expect(JSON.parse(String(first.stdout))).toMatchObject({ scope: 'plan', verdict: 'confirm', counted: false });
+    const second = await p.run(['plan', 'verify', '.planning/phases/01-demo/01-01-PLAN.md', '--json', '--done-confirmed']);
+    expect(second.exitCode).toBe(0);
+    expect(JSON.parse(String(second.stdout))).toMatchObject({ verdict: 'pass', checks_reused: true });
+  });
+});

@@ -129,11 +129,11 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
           done.push(task.name);
           break;
         }
+        if (code === 11) {
+          confirm = ' --done-confirmed'; // the manual criterion holds: the check proves it
+          continue;
+        }
         if (code === 10) {
-          if (String(data?.next ?? '').includes('--done-confirmed')) {
-            confirm = ' --done-confirmed'; // the manual criterion holds: the check proves it
-            continue;
-          }
           attempt++;
           const fix = attempts[Math.min(attempt, attempts.length - 1)];
           if (fix) yield bash(withExit(fix), `repair task ${n} (attempt ${attempt + 1})`);
