@@ -1,4 +1,4 @@
-import { linkSync, renameSync, rmSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { copyKeepingTimes, removeDeadWritersIndexes, tempIndexName } from './temp-index.js';
 
@@ -8,14 +8,22 @@ import { copyKeepingTimes, removeDeadWritersIndexes, tempIndexName } from './tem
  * the files whose stat data changed instead of every file git does not track.
  */
 export const PRIVATE_INDEX = 'ralf-snapshot-index';
+/** `<tree> <inode> <size> <mtime>` of the private index as the last snapshot kept it. */
+const KNOWN_TREE = `${PRIVATE_INDEX}.tree`;
 
 export interface WorkIndex {
   /** The file to pass as `GIT_INDEX_FILE`. */
   file: string;
   /** First snapshot in this git dir: the work index started as a copy of the user's index. */
   seeded: boolean;
-  /** Makes this snapshot's index the private index (after git succeeded). */
-  keep(): void;
+  /**
+   * The tree of this index when it is exactly the one a snapshot kept (same inode, size and
+   * mtime: an index is never changed in place), else null. Saves `git write-tree` (another
+   * full read of the index) when nothing changed, e.g. the snapshot after the checks.
+   */
+  knownTree(): string | null;
+  /** Makes this snapshot's index, whose tree is `tree`, the private index (after git succeeded). */
+  keep(tree: string): void;
   /** Removes the work index and git's lock beside it (always, in a `finally`). */
   discard(): void;
 }
@@ -46,22 +54,45 @@ export function openWorkIndex(realIndex: string): WorkIndex {
       copyKeepingTimes(privateIndex, file); // a file system without hard links
     }
   }
+  const knownTreePath = join(gitDir, KNOWN_TREE);
   return {
     file,
     seeded,
-    keep: () => {
+    knownTree: () => {
+      if (seeded) return null;
       try {
-        // When git did not rewrite the index, `file` is still a link to the private index
-        // and the rename does nothing; discard() then removes the extra name.
-        renameSync(file, privateIndex);
+        const [tree, ...id] = readFileSync(knownTreePath, 'utf8').trim().split(' ');
+        return tree && id.join(' ') === identity(statSync(file)) ? tree : null;
+      } catch {
+        return null;
+      }
+    },
+    keep: (tree) => {
+      let st: Stats;
+      try {
+        st = statSync(file);
       } catch (err) {
         // No index was written at all (an empty repository with nothing to add).
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
       }
+      // When git did not rewrite the index, `file` is still a link to the private index
+      // and the rename does nothing; discard() then removes the extra name.
+      renameSync(file, privateIndex);
+      // Described by what was stat'ed before the rename: if another snapshot's rename won,
+      // the description does not match the private index and is simply not used.
+      const tmp = `${file}.tree`;
+      writeFileSync(tmp, `${tree} ${identity(st)}\n`);
+      renameSync(tmp, knownTreePath);
     },
     discard: () => {
       rmSync(file, { force: true });
       rmSync(`${file}.lock`, { force: true });
+      rmSync(`${file}.tree`, { force: true });
     },
   };
+}
+
+function identity(st: Stats): string {
+  return `${st.ino} ${st.size} ${st.mtimeMs}`;
 }

@@ -1,12 +1,13 @@
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { openWorkIndex } from './private-index.js';
 import { findDotGit } from './repo.js';
 import { runGit, runGitSequence } from './run-git.js';
 import { RALF_STATE_DIR } from './pathspec.js';
 
 /** Untracked files larger than this are left out of a snapshot unless configured otherwise. */
-export const DEFAULT_MAX_UNTRACKED_FILE_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_UNTRACKED_FILE_MB = 50;
+const DEFAULT_MAX_UNTRACKED_FILE_BYTES = DEFAULT_MAX_UNTRACKED_FILE_MB * 1024 * 1024;
 /** More untracked, not-ignored files than this earn a warning in the verify answer. */
 export const UNTRACKED_WARNING_FILES = 5000;
 
@@ -41,49 +42,51 @@ export async function snapshotWorkingTree(root: string, options: SnapshotOptions
  *
  * Its cost follows what changed, not the repository's size: staging happens in a private
  * index kept in the git dir (private-index.ts), so git re-reads only files whose stat data
- * changed since the last snapshot and files it has not seen. Three steps: list those
- * (`diff-files` against the private index, and the untracked files it does not have — two
- * git processes side by side), size them (node), then stage exactly them and write the tree
- * (one git process). Returns null outside a git working tree; throws `GitError` when git fails.
+ * changed since the last snapshot and files it has not seen. Three steps: list those (one
+ * `git ls-files` against the private index), size them (node), then stage exactly them and
+ * write the tree (one git process, skipped when nothing changed since the snapshot that kept
+ * the private index). Returns null outside a git working tree; throws `GitError` when git fails.
  */
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<WorkingTreeSnapshot | null> {
   const repo = await locateRepo(root);
   if (repo === null) return null;
-  const { top, realIndex, prefix } = repo;
-  // The project's state dir, from the top of the working tree (the project may be a subdirectory).
-  const stateSpec = `${prefix}${RALF_STATE_DIR}`;
-  const specs = ['--', ':/', `:(exclude,top)${stateSpec}`];
+  const { top, realIndex } = repo;
+  // Loop state (this project's, and any other project's in the same repository: they share
+  // the private index) is never part of a snapshot.
+  const stateSpec = `:(top,glob)**/${RALF_STATE_DIR}/**`;
+  const specs = ['--', ':/', `:(exclude,top,glob)**/${RALF_STATE_DIR}/**`];
 
   const work = openWorkIndex(realIndex);
   try {
     const env = { GIT_INDEX_FILE: work.file };
-    const [changed, untracked] = await Promise.all([
-      runGit(['diff-files', '-z', '--name-only', ...specs], { cwd: top, env }),
-      runGit(['ls-files', '-z', '--others', '--exclude-standard', ...specs], { cwd: top, env }),
-    ]);
+    // One git process, one read of the index: entries whose stat data changed or that are
+    // gone (`C`, `R`), and files the index does not have that are not ignored (`?`).
+    const listing = await runGit(['ls-files', '-z', '-t', '--modified', '--deleted', '--others', '--exclude-standard', ...specs], { cwd: top, env });
     const cap = (await options.maxUntrackedFileBytes) ?? DEFAULT_MAX_UNTRACKED_FILE_BYTES;
 
-    const stage: string[] = [];
+    const stage = new Set<string>();
     const unstage: string[] = [];
     const skipped: WorkingTreeSnapshot['skipped_large_files'] = [];
     const grown: Array<{ path: string; bytes: number }> = [];
-    for (const path of nulList(changed.stdout)) {
-      const bytes = regularFileSize(top, path);
-      if (bytes > cap) grown.push({ path, bytes });
-      else stage.push(path);
-    }
-    for (const listed of nulList(untracked.stdout)) {
+    // Entries the index has first, new files after: a file that became a directory (or the
+    // reverse) is removed before what replaces it is added.
+    const lines = nulList(listing.stdout).sort((a, b) => Number(a[0] === '?') - Number(b[0] === '?'));
+    for (const line of lines) {
+      const tag = line[0];
+      const listed = line.slice(2);
       const path = listed.endsWith('/') ? listed.slice(0, -1) : listed; // a nested repository
+      if (stage.has(path)) continue;
       const bytes = regularFileSize(top, path);
-      if (bytes > cap) skipped.push({ path, bytes });
-      else stage.push(path);
+      if (bytes <= cap) stage.add(path);
+      else if (tag === '?') skipped.push({ path, bytes });
+      else grown.push({ path, bytes });
     }
     // A file the private index has that grew past the cap: still staged when the user
     // tracks it (leaving it out would look like a deletion), else dropped like any big one.
     if (grown.length > 0) {
       const tracked = new Set(nulList((await runGit(['ls-files', '-z', '--', ...grown.map((g) => literal(g.path))], { cwd: top })).stdout));
       for (const g of grown) {
-        if (tracked.has(g.path)) stage.push(g.path);
+        if (tracked.has(g.path)) stage.add(g.path);
         else {
           unstage.push(g.path);
           skipped.push(g);
@@ -92,18 +95,23 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
     }
     // Files the private index has that are ignored now (a .gitignore changed) and that the
     // user does not track leave the snapshot, as they would leave `git status`.
-    if (stage.some((p) => basename(p) === '.gitignore')) unstage.push(...(await newlyIgnored(top, env)));
+    if ([...stage].some((p) => basename(p) === '.gitignore')) unstage.push(...(await newlyIgnored(top, env)));
+    const dropState = work.seeded && mayTrackRalfState(work.file);
 
-    const steps: string[][] = [];
-    if (stage.length > 0) steps.push(['update-index', '--add', '--remove', '--replace', '-z', '--stdin']);
-    if (unstage.length > 0) steps.push(['update-index', '--force-remove', '--', ...unstage]);
-    // The user's index may track the loop's own state: not part of any snapshot.
-    if (work.seeded && mayTrackRalfState(work.file)) steps.push(['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', `:(top)${stateSpec}`]);
-    steps.push(['write-tree']);
-    const input = stage.length > 0 ? `${stage.join('\0')}\0` : undefined;
-    const tree = (await runGitSequence(steps, { cwd: top, env, ...(input !== undefined ? { input } : {}) })).stdout.toString('utf8').trim();
+    // Nothing to stage: the tree of this index is known when it is the one the last snapshot kept.
+    let tree = stage.size === 0 && unstage.length === 0 && !dropState ? work.knownTree() : null;
+    if (tree === null) {
+      const steps: string[][] = [];
+      if (stage.size > 0) steps.push(['update-index', '--add', '--remove', '--replace', '-z', '--stdin']);
+      if (unstage.length > 0) steps.push(['update-index', '--force-remove', '--', ...unstage]);
+      // The user's index may track the loop's own state: not part of any snapshot.
+      if (dropState) steps.push(['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', stateSpec]);
+      steps.push(['write-tree']);
+      const input = stage.size > 0 ? `${[...stage].join('\0')}\0` : undefined;
+      tree = (await runGitSequence(steps, { cwd: top, env, ...(input !== undefined ? { input } : {}) })).stdout.toString('utf8').trim();
+    }
     const untrackedFiles = Math.max(0, indexEntries(work.file) - indexEntries(realIndex)) + skipped.length;
-    work.keep();
+    work.keep(tree);
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { tree, skipped_large_files: skipped, untracked_files: untrackedFiles };
   } finally {
@@ -190,18 +198,16 @@ function indexEntries(file: string): number {
 interface Repo {
   top: string;
   realIndex: string;
-  /** The project root relative to `top`, `''` or ending in `/`. */
-  prefix: string;
 }
 
 async function locateRepo(root: string): Promise<Repo | null> {
   const plain = plainRepo(root);
   if (plain) return plain;
-  const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--show-prefix', '--git-path', 'index'], { cwd: root, okCodes: [0, 128] }).catch(() => null);
+  const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'index'], { cwd: root, okCodes: [0, 128] }).catch(() => null);
   if (probe === null || probe.code !== 0) return null;
-  const [inside, top, prefix, index] = probe.stdout.toString('utf8').split('\n');
-  if (inside !== 'true' || !top || prefix === undefined || !index) return null;
-  return { top, realIndex: resolve(root, index), prefix };
+  const [inside, top, index] = probe.stdout.toString('utf8').split('\n');
+  if (inside !== 'true' || !top || !index) return null;
+  return { top, realIndex: resolve(root, index) };
 }
 
 function plainRepo(root: string): Repo | null {
@@ -210,9 +216,7 @@ function plainRepo(root: string): Repo | null {
   if (dotGit === null) return null;
   try {
     if (!statSync(dotGit).isDirectory() || !existsSync(join(dotGit, 'HEAD'))) return null;
-    const top = dirname(dotGit);
-    const rel = relative(top, resolve(root)).split(sep).join('/');
-    return { top, realIndex: join(dotGit, 'index'), prefix: rel === '' ? '' : `${rel}/` };
+    return { top: dirname(dotGit), realIndex: join(dotGit, 'index') };
   } catch {
     return null;
   }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { processAlive } from '../fs/process-alive.js';
 
-/** `ralf-index-<pid>-<random>`: a snapshot's work index in the git dir (and git's `.lock` beside it). */
-const TEMP_INDEX = /^ralf-index-(\d+)-[0-9a-z]+(?:\.lock)?$/;
+/** `ralf-index-<pid>-<random>`: a snapshot's work index in the git dir (and git's `.lock`, our `.tree` beside it). */
+const TEMP_INDEX = /^ralf-index-(\d+)-[0-9a-z]+(?:\.lock|\.tree)?$/;
 
 /** A new work-index name for this process (see private-index.ts). */
 export function tempIndexName(): string {

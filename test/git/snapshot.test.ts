@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotWarnings, snapshotWorkingTree, takeSnapshot } from '../../src/git/snapshot.js';
@@ -139,11 +139,26 @@ describe('the private index', () => {
     expect(treePaths(root, (await snapshotWorkingTree(root))!)).toEqual(['.gitignore', 'a.txt', 'config.local']);
   });
 
-  it('works for a project in a subdirectory of the repository, leaving out only its .planning/ralf', async () => {
+  it('works for a project in a subdirectory; no project\'s .planning/ralf is ever in it (they share the private index)', async () => {
     const root = makeRepo({ 'app/src/a.ts': 'a\n', 'lib/b.ts': 'b\n' });
-    write(root, { 'app/.planning/ralf/state.json': '{}', 'app/.planning/PLAN.md': 'p\n', 'lib/new.ts': 'n\n' });
+    write(root, { 'app/.planning/ralf/state.json': '{}', 'app/.planning/PLAN.md': 'p\n', 'lib/new.ts': 'n\n', 'lib/.planning/ralf/other.json': '{}' });
     const tree = await snapshotWorkingTree(join(root, 'app'));
     expect(treePaths(root, tree!)).toEqual(['app/.planning/PLAN.md', 'app/src/a.ts', 'lib/b.ts', 'lib/new.ts']);
+    expect(await snapshotWorkingTree(join(root, 'lib'))).toBe(tree);
+  });
+
+  it('an unchanged working tree is answered from the kept tree, without writing the index again', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    write(root, { 'b.txt': 'b\n' });
+    const first = await snapshotWorkingTree(root);
+    const privateIndex = join(root, '.git', PRIVATE_INDEX);
+    const kept = statSync(privateIndex);
+    expect(readFileSync(`${privateIndex}.tree`, 'utf8')).toBe(`${first} ${kept.ino} ${kept.size} ${kept.mtimeMs}\n`);
+    expect(await snapshotWorkingTree(root)).toBe(first);
+    expect(statSync(privateIndex).ino).toBe(kept.ino);
+    // A description that does not match the private index is not trusted.
+    writeFileSync(`${privateIndex}.tree`, `${'0'.repeat(40)} 1 2 3\n`);
+    expect(await snapshotWorkingTree(root)).toBe(first);
   });
 
   it('left behind by a killed ralf is removed by a later snapshot, once it is old and its process is gone', () => {
