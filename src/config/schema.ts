@@ -16,6 +16,7 @@ import {
   string,
   type infer as Infer,
 } from 'zod/mini';
+import { DEFAULT_MAX_UNTRACKED_FILE_MB } from '../git/snapshot.js';
 
 /**
  * The `ralf_lite` configuration: the single source of truth for keys, types, ranges,
@@ -90,7 +91,7 @@ export const RUNTIME_DEFAULTS = {
   backoff_seconds: [1, 2, 4, 8, 16],
   commit: true,
   commit_timeout_seconds: 300,
-  max_untracked_file_mb: 50,
+  max_untracked_file_mb: DEFAULT_MAX_UNTRACKED_FILE_MB,
 } as const;
 
 /** The built-in defaults layer (the seed's block). */
