@@ -12,37 +12,6 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-// cosmiconfig's default loaders read formats ralf never reads (TypeScript, JS, YAML; ralf passes
-// its own JSON loader), and loaders.js loads node:crypto and node:fs/promises (~7 ms) plus those
-// parsers at start-up. Replace the module with functions that say so if ever called.
-const unusedCosmiconfigLoaders = {
-  name: 'stub-unused-cosmiconfig-loaders',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/loaders(\.js)?$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/cosmiconfig/`) ? { path: 'cosmiconfig-loaders', namespace: 'ralf-stub' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'ralf-stub' }, () => ({
-      contents: ['loadJs', 'loadJsSync', 'loadJson', 'loadYaml', 'loadTs', 'loadTsSync']
-        .map((name) => `exports.${name} = function () { throw new Error('cosmiconfig ${name} is not bundled into ralf (ralf reads JSON with its own loader)'); };`)
-        .join('\n'),
-      loader: 'js',
-    }));
-  },
-};
-
-// gray-matter's js-yaml 3 builds its full schema at load time, and the `!!js/function` type
-// then require()s esprima from node_modules (~11 ms, and absent from an installed copy).
-// ralf only uses safeLoad, which never resolves that type: give it a type that never matches.
-const noJsFunctionYamlType = {
-  name: 'no-js-function-yaml-type',
-  setup(b) {
-    b.onLoad({ filter: /js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, () => ({
-      contents: "'use strict'; var Type = require('../../type'); module.exports = new Type('tag:yaml.org,2002:js/function', { kind: 'scalar', resolve: function () { return false; } });",
-      loader: 'js',
-    }));
-  },
-};
-
 const common = {
   bundle: true,
   format: 'cjs',
@@ -53,6 +22,10 @@ const common = {
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+  // What cosmiconfig require()s only inside loaders and search modes ralf never uses (its own
+  // loaders read JSON and refuse the rest; no search): not bundled. typescript alone is 6 MB;
+  // parse-json and import-fresh ~60 KB that every config load would parse.
+  external: ['typescript', 'import-fresh', 'parse-json'],
   define: { RALF_VERSION: JSON.stringify(pkg.version), RALF_BUNDLED: 'true', 'import.meta.url': '__ralfImportMetaUrl' },
   banner: { js: "const __ralfImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
@@ -69,7 +42,7 @@ try {
   mkdirSync('dist', { recursive: true });
   await Promise.all([
     build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
-    build({ ...common, entryPoints: { ...commandEntries, ...libraryEntries }, outdir: 'dist', plugins: [unusedCosmiconfigLoaders, noJsFunctionYamlType] }),
+    build({ ...common, entryPoints: { ...commandEntries, ...libraryEntries }, outdir: 'dist' }),
   ]);
 } catch {
   process.exit(1); // esbuild already printed the errors

@@ -1,8 +1,7 @@
-// cosmiconfig's public factory also reads a "meta config" from the current directory
-// (package.json, .config/config.*), which would let an unrelated project file change how
-// ralf loads its config. Its explorer with explicit options does just the loading.
-import { ExplorerSync } from 'cosmiconfig/dist/ExplorerSync.js';
+import { cosmiconfigSync, type LoaderSync, type PublicExplorerSync } from 'cosmiconfig';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RalfError, lineColumnAt } from '../errors.js';
 
 /** Parses JSON text; a syntax error becomes a RalfError naming the file, line and column. */
@@ -31,28 +30,60 @@ function parseJson(path: string, text: string): unknown {
   }
 }
 
-let explorer: ExplorerSync | undefined;
+/** ralf's config files are JSON; `$import` of any other kind of file is refused, never run. */
+const notJson: LoaderSync = (filepath) => {
+  throw new RalfError('config_invalid', `${filepath}: ralf reads JSON config files only`, {
+    problems: [{ file: filepath, message: 'not a JSON file (reached through `$import`?)', hint: 'Import only .json files into a ralf config.' }],
+  });
+};
+
+let explorer: PublicExplorerSync | undefined;
+
+/**
+ * cosmiconfig's factory reads a "meta config" (a `cosmiconfig` key in package.json, or
+ * `.config/config.{json,yaml,js,...}`) from the process's current directory, and its options
+ * override the caller's: a project file could change how ralf reads its config, or run
+ * JavaScript (`.config/config.js`). There is no option to turn that lookup off, so the
+ * explorer is made while the current directory is ralf's own (where no such file is); what
+ * it was made with is fixed from then on.
+ */
+function createExplorer(): PublicExplorerSync {
+  const options = {
+    searchStrategy: 'none' as const,
+    searchPlaces: [],
+    cache: false,
+    loaders: { '.json': (filepath: string, content: string) => parseJson(filepath, content), '.yaml': notJson, '.yml': notJson, '.js': notJson, '.ts': notJson, '.cjs': notJson, '.mjs': notJson, noExt: notJson },
+  };
+  let previous: string | null = null;
+  let moved = false;
+  try {
+    previous = process.cwd();
+  } catch {
+    /* the current directory was deleted: cosmiconfig would fail on it */
+  }
+  try {
+    process.chdir(ownDirectory());
+    moved = true;
+  } catch {
+    /* a worker thread cannot chdir: nothing else to do */
+  }
+  try {
+    return cosmiconfigSync('ralf', options);
+  } finally {
+    if (moved && previous !== null) process.chdir(previous);
+  }
+}
+
+function ownDirectory(): string {
+  return dirname(fileURLToPath(import.meta.url));
+}
 
 /**
  * Loads one JSON config file through cosmiconfig (its loader pipeline), with our
  * error reporting. Returns undefined when the file does not exist. Never writes.
  */
 export function readJsonFile(path: string): { value: unknown } | undefined {
-  explorer ??= new ExplorerSync({
-    moduleName: 'ralf',
-    cache: false,
-    searchStrategy: 'none',
-    searchPlaces: [],
-    ignoreEmptySearchPlaces: false,
-    stopDir: undefined,
-    packageProp: 'ralf',
-    transform: (result) => result,
-    metaConfigFilePath: null,
-    mergeImportArrays: true,
-    mergeSearchPlaces: true,
-    applyPackagePropertyPathToConfiguration: false,
-    loaders: { '.json': (filepath: string, content: string) => parseJson(filepath, content) },
-  });
+  explorer ??= createExplorer();
   try {
     const result = explorer.load(path);
     // cosmiconfig answers null both for a missing file and for a file holding `null`.
