@@ -4,12 +4,12 @@
  * never loads remark/zod for formats it does not use.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from '../plan/model.js';
 import { projectRootFor } from './project-root.js';
-import type { FormatOptions, RunTarget, RunTargetKind } from './target.js';
+import type { FormatOptions, RunTarget, RunTargetKind, TargetLimits } from './target.js';
 
 /** Reads one GSD PLAN.md into the model (`readPlan` in src/plan/read.ts; sync or async). */
 export type ReadPlan = (path: string, options: { config?: RalfLiteConfig }) => Plan | { plan: Plan } | Promise<Plan | { plan: Plan }>;
@@ -21,6 +21,8 @@ export interface LoadRunTargetOptions extends FormatOptions {
   config?: RalfLiteConfig;
   /** Clock for write-back timestamps (tests pass a fixed one). */
   now?: () => Date;
+  /** requirements.json: the history file (ralph1's `--history=FILE`); default history.jsonl beside it. */
+  historyPath?: string;
 }
 
 export interface DetectedTarget {
@@ -159,9 +161,21 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
       return { kind: detected.kind, plans, ...base };
     }
     case 'prd': {
-      const { parsePrdChecklist, writePrdResult } = await import('./prd-checklist.js');
+      const { parsePrdChecklist, writePrdResult, prdItemMarked } = await import('./prd-checklist.js');
+      const { prdContext } = await import('./copilot-ralf.js');
       const plan = parsePrdChecklist(readFileSync(detected.path, 'utf8'), detected.path, formatOptions);
-      return { kind: 'prd', plans: [plan], onTaskResult: (p, n, r) => writePrdResult(p, n, r, now()), ...base };
+      const taskOf = (p: Plan, n: number) => p.tasks.find((t) => t.number === n);
+      return {
+        kind: 'prd',
+        plans: [plan],
+        onTaskResult: (p, n, r) => writePrdResult(p, n, r, now()),
+        iterationContext: (p) => prdContext(p.path, base.project_root),
+        markedByAgent: (p, n) => {
+          const t = taskOf(p, n);
+          return t ? prdItemMarked(p.path, t) : false;
+        },
+        ...base,
+      };
     }
     case 'ralph-json': {
       const { parseRalphJsonTarget } = await import('./ralph-json.js');
@@ -170,16 +184,34 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     }
     case 'requirements': {
       const { parseRequirements, writeRequirementResult, historyPathFor } = await import('./requirements.js');
-      const historyPath = historyPathFor(detected.path);
+      const historyPath = options.historyPath ?? historyPathFor(detected.path);
       const history = existsSync(historyPath) ? readFileSync(historyPath, 'utf8') : undefined;
-      const plan = parseRequirements(readFileSync(detected.path, 'utf8'), detected.path, { ...formatOptions, history });
+      const plan = parseRequirements(readFileSync(detected.path, 'utf8'), detected.path, { ...formatOptions, history, historyPath });
       return { kind: 'requirements', plans: [plan], onTaskResult: (p, n, r) => writeRequirementResult(p, n, r, now()), ...base };
     }
     case 'task-files': {
-      const { parseTaskFiles, writeTaskFileResult } = await import('./task-files.js');
+      const { parseTaskFiles, writeTaskFileResult, lifecycleFolderOf } = await import('./task-files.js');
       const files = (detected.files ?? []).map((f) => ({ path: f, text: readFileSync(f, 'utf8') }));
       const plan = parseTaskFiles(files, detected.path, formatOptions);
-      return { kind: 'task-files', plans: [plan], onTaskResult: (p, n, r) => writeTaskFileResult(p, n, r, now()), ...base };
+      // The Persistence Loop: its lifecycle folders, its `state:` key, or its persistence.yaml.
+      const { findPersistenceConfig, readPersistenceConfig } = await import('./persistence-loop.js');
+      const start = statSync(detected.path).isDirectory() ? detected.path : dirname(detected.path);
+      const persistence =
+        files.some((f) => lifecycleFolderOf(f.path) !== null || /^---[ \t]*\r?\n(?:[^\n]*\n)*?state[ \t]*:/.test(f.text.replace(/^\uFEFF/, ''))) || findPersistenceConfig(start, base.project_root) !== null
+          ? readPersistenceConfig(start, base.project_root)
+          : null;
+      const limits: TargetLimits | undefined = persistence
+        ? {
+            max_iterations: persistence.max_iterations,
+            warn_threshold: persistence.warn_threshold,
+            backoff_seconds: persistence.backoff_seconds,
+            backoff_jitter: persistence.jitter,
+            ...(persistence.per_step_seconds !== null ? { iteration_timeout_seconds: persistence.per_step_seconds } : {}),
+            ...(persistence.total_seconds !== null ? { time_budget_seconds: persistence.total_seconds } : {}),
+            source: persistence.file ?? 'Persistence Loop defaults',
+          }
+        : undefined;
+      return { kind: 'task-files', plans: [plan], ...(limits ? { limits } : {}), onTaskResult: (p, n, r) => writeTaskFileResult(p, n, r, now()), ...base };
     }
   }
 }

@@ -14,6 +14,7 @@ import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 import { commandsAfterLabel, readCriterionText } from './criteria-text.js';
+import { learningFrom } from './copilot-ralf.js';
 import { slugOf, uniqueIds } from './item-identity.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
@@ -283,7 +284,25 @@ export function progressEntry(task: Pick<PlanTask, 'number' | 'name'>, result: T
     result.verdict === 'pass'
       ? `passed after ${result.iterations} iteration${plural}; marked [x]`
       : `stopped (${result.stop_reason ?? 'unknown'}) after ${result.iterations} iteration${plural}; marked [~]`;
-  return [`## ${now.toISOString()} — Task ${task.number}: ${task.name}`, '', `- Result: ${outcome}`, '', ''].join(eol);
+  const lines = [`## ${now.toISOString()} — Task ${task.number}: ${task.name}`, '', `- Result: ${outcome}`];
+  if (result.signals) lines.push(`- Status: ${result.signals}`);
+  if (result.loop !== undefined) lines.push(`- Learnings: ${learningFrom(result.loop, result.verdict, result.detail)}`);
+  return [...lines, '', ''].join(eol);
+}
+
+/** Whether the agent marked the item `[x]` itself (copilot_ralf's second signal); false when it cannot be found. */
+export function prdItemMarked(path: string, task: Pick<PlanTask, 'number' | 'name'> & { attributes?: Record<string, string> }): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  const items = findPrdItems(text);
+  const ids = itemIds(items);
+  const id = task.attributes?.id;
+  const item = id !== undefined ? items[ids.indexOf(id)] : items.find((i) => i.name === task.name);
+  return item?.mark === 'x' || item?.mark === 'X';
 }
 
 export function progressPathFor(prdPath: string): string {

@@ -6,6 +6,7 @@
 import { array, describe, int, looseObject, maximum, minimum, minLength, optional, string, trim, type infer as Infer } from 'zod/mini';
 import type { Check, Plan } from '../plan/model.js';
 import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
+import { slugOf } from './item-identity.js';
 import { jsonPathKey } from './json-scan.js';
 import { invalidFile, lineOfPath, readJsonDocument } from './json-text.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource } from './plan-builder.js';
@@ -71,7 +72,9 @@ export function parseRalphJsonTarget(text: string, path: string, options: Format
     options,
   );
 
-  const limits: TargetLimits = {};
+  // ralph.json's own stop conditions are success, max_iterations, budget_exhausted and error:
+  // ralf's repeated-fingerprint and no-progress stops are left out (the project config may set them).
+  const limits: TargetLimits = { error_fingerprint_repeats: 100, no_progress_repeats: 100, source: path };
   if (spec.max_iterations !== undefined) limits.max_iterations = spec.max_iterations;
   if (spec.budget?.max_tokens !== undefined) limits.max_tokens = spec.budget.max_tokens;
   const plan = buildPlan({
@@ -79,7 +82,7 @@ export function parseRalphJsonTarget(text: string, path: string, options: Format
     path,
     id: planIdForSource(path),
     objective: spec.task,
-    tasks: [task],
+    tasks: [{ ...task, attributes: { ...task.attributes, id: slugOf(name) } }],
     warnings,
     extra: { limits },
   });

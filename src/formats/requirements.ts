@@ -4,7 +4,7 @@
  * history.jsonl; a requirement that passes gets `"status": "done"` (only that value is
  * spliced into the file; formatting and unknown keys are kept).
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { int, looseObject, minLength, optional, refine, string, trim, union, unknown } from 'zod/mini';
 import { RalfError, type Problem } from '../errors.js';
@@ -41,6 +41,8 @@ export interface HistoryEntry {
 export interface RequirementsOptions extends FormatOptions {
   /** Text of the history.jsonl beside the file, when it exists (recent attempts go to the agent). */
   history?: string | undefined;
+  /** Where the history is (ralph1's `--history=FILE`); default history.jsonl beside the file. */
+  historyPath?: string | undefined;
 }
 
 const PENDING = new Set(['pending', 'todo', 'open', 'in_progress', 'in-progress', 'failed', '']);
@@ -141,7 +143,8 @@ function checkpointGate(value: unknown): string | null {
 export function parseRequirements(text: string, path: string, options: RequirementsOptions = {}): Plan {
   const doc = readJsonDocument(text, path, 'requirements_invalid');
   const { base, list } = requirementsBase(doc, path);
-  const history = options.history !== undefined ? parseHistory(options.history, join(dirname(path), 'history.jsonl')) : { entries: [], warnings: [] };
+  const historyFile = options.historyPath ?? historyPathFor(path);
+  const history = options.history !== undefined ? parseHistory(options.history, historyFile) : { entries: [], warnings: [] };
   const problems: Problem[] = [];
   const drafts: TaskDraft[] = [];
   const seen = new Map<string, string>();
@@ -209,7 +212,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
     !Array.isArray(doc.value) && typeof root.project === 'string' ? root.project : !Array.isArray(doc.value) && typeof root.title === 'string' ? root.title : null;
   const warnings = [...history.warnings];
   if (tasks.length === 0) warnings.push(`${path}: no requirements`);
-  return buildPlan({ kind: 'requirements', path, id: planIdForSource(path), objective, tasks, warnings });
+  return buildPlan({ kind: 'requirements', path, id: planIdForSource(path), objective, tasks, warnings, extra: { history_path: historyFile } });
 }
 
 /**
@@ -261,12 +264,13 @@ export function writeRequirementResult(plan: Plan, taskNumber: number, result: T
     const after = markRequirementDone(before, plan.path, id);
     if (after !== before) writeFileAtomic(plan.path, after);
   }
-  const history = historyPathFor(plan.path);
+  const history = typeof plan.frontmatter.extra.history_path === 'string' ? plan.frontmatter.extra.history_path : historyPathFor(plan.path);
   let prefix = '';
   if (existsSync(history)) {
     const current = readFileSync(history, 'utf8');
     if (current.length > 0 && !current.endsWith('\n')) prefix = '\n';
   }
+  mkdirSync(dirname(history), { recursive: true });
   appendFileSync(history, `${prefix}${historyLine(id, result, now)}\n`);
   return result.verdict === 'pass' ? [plan.path, history] : [history];
 }

@@ -18,12 +18,32 @@ export interface TaskResult {
   detail?: string | null;
   /** The engine's loop state when the task ended (iterations, checks, outputs): the retry history. */
   loop?: LoopState | null;
+  /** What the agent's last signals were, in the format's words (copilot_ralf: `VERIFIED`, `SUSPICIOUS`, ...). */
+  signals?: string | null;
 }
 
-/** Per-target overrides of the run's defaults (ralph.json `max_iterations`, `budget.max_tokens`). */
+/**
+ * The target's own limits (ralph.json `max_iterations`, `budget.max_tokens`; the Persistence
+ * Loop's persistence.yaml). They hold unless the project's config sets the same key; flags and
+ * environment variables of the run win over both.
+ */
 export interface TargetLimits {
   max_iterations?: number;
   max_tokens?: number;
+  /** Loop stop rules: ralph.json's own conditions leave out ralf's fingerprint / no-progress stops. */
+  error_fingerprint_repeats?: number;
+  no_progress_repeats?: number;
+  /** Per-task wall time (persistence.yaml `timeout.total`). */
+  time_budget_seconds?: number;
+  /** Agent iteration timeout (persistence.yaml `timeout.per_step`). */
+  iteration_timeout_seconds?: number;
+  /** Retry schedule for transient agent failures, and its jitter fraction. */
+  backoff_seconds?: number[];
+  backoff_jitter?: number;
+  /** Fraction of max_iterations at which `ralf run` warns. */
+  warn_threshold?: number;
+  /** The file these came from, for messages and `ralf status` (`ralph.json`, `.specify/config/persistence.yaml`). */
+  source?: string;
 }
 
 export interface RunTarget {
@@ -38,6 +58,13 @@ export interface RunTarget {
    * Returns the files it wrote (absolute), so the run commits them with the item.
    */
   onTaskResult?: (plan: Plan, taskNumber: number, result: TaskResult) => string[];
+  /**
+   * Context the format gives every iteration of a task, read fresh each time (copilot_ralf:
+   * AGENTS.md and progress.md's learnings); merged into the task's prompt elements.
+   */
+  iterationContext?: (plan: Plan, taskNumber: number) => Record<string, string>;
+  /** Whether the agent marked the item done in the source itself (copilot_ralf's `[x]` signal). */
+  markedByAgent?: (plan: Plan, taskNumber: number) => boolean;
   /** Absolute path of what the user named (file or directory). */
   source: string;
   /**

@@ -22,6 +22,8 @@ export interface AttemptContext {
   prompt: string;
   timeoutMs: number;
   backoffSeconds: readonly number[];
+  /** Jitter fraction of each wait (default ±25 %). */
+  backoffJitter?: number;
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
   logFile: (attempt: number) => string | null;
@@ -102,7 +104,7 @@ export async function runAgentAttempts(c: AttemptContext): Promise<AttemptOutcom
     if (proc.aborted || c.signal.aborted) return { kind: 'aborted', tokens };
     if (classification.kind === 'hard') return { kind: 'agent_failed', reason: classification.reason ?? 'hard', detail: classification.kind === 'hard' && proc.spawnErrorCode ? `${classification.detail}: ${inv.file}` : classification.detail, tokens };
     if (classification.kind === 'transient') {
-      const delay = backoffDelayMs(c.backoffSeconds, attempt - 1, c.random, classification.retryAfterSeconds);
+      const delay = backoffDelayMs(c.backoffSeconds, attempt - 1, c.random, classification.retryAfterSeconds, c.backoffJitter);
       if (delay === null) {
         return { kind: 'agent_failed', reason: `${classification.reason ?? 'transient'}_exhausted`, detail: `${classification.detail} (still failing after ${attempt} attempts; backoff ${c.backoffSeconds.join(', ')} s used up)`, tokens };
       }

@@ -19,6 +19,7 @@ import { isFinal } from '../engine/loop-state.js';
 import { readPlanState, stopFlagPresent } from '../engine/store.js';
 import type { LoopState, PlanState, StopReason } from '../engine/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
+import { copilotLabel } from '../formats/copilot-ralf.js';
 import { itemKey } from '../formats/item-identity.js';
 import type { TaskResult } from '../formats/target.js';
 import { ExitCode } from '../exit-codes.js';
@@ -56,6 +57,10 @@ export interface RunTargetInput {
   itemsCarryState?: boolean;
   /** Fraction of max_iterations at which `ralf run` warns (persistence.yaml `warn_threshold`; default 0.8). */
   warnThreshold?: number;
+  /** Context read fresh for every iteration's prompt (copilot_ralf: AGENTS.md, progress.md learnings). */
+  iterationContext?: ((plan: Plan, taskNumber: number) => Record<string, string>) | undefined;
+  /** Whether the agent marked its item done in the source itself (copilot_ralf's decision matrix). */
+  markedByAgent?: ((plan: Plan, taskNumber: number) => boolean) | undefined;
 }
 
 /** What every engine call gets: the plan, the collaborators, and where/with which environment config is read. */
@@ -96,6 +101,13 @@ export interface DriverOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
   /** How long a task's commit (its hooks) may take; default 300 s. */
   commitTimeoutMs?: number;
+  /** Jitter fraction of backoff waits (default ±25 %; the Persistence Loop's ±20 %). */
+  backoffJitter?: number;
+  /**
+   * copilot_ralf's stagnation circuit breaker: after this many items in a row stop without
+   * one passing, the run halts (reason `stagnation`). null: no breaker.
+   */
+  maxStagnant?: number | null;
 }
 
 export interface DriverResult {
@@ -128,13 +140,18 @@ const MAX_UNCONFIRMED = 2;
 export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   const now = o.now ?? Date.now;
   const startedAt = now();
-  const emitRaw = (e: RunEventBody) => o.sink.emit({ ...e, ts: new Date(now()).toISOString(), elapsed_ms: now() - startedAt } as RunEvent);
+  let agentExits = 0;
+  const emitRaw = (e: RunEventBody) => {
+    if (e.type === 'agent_exit') agentExits++;
+    o.sink.emit({ ...e, ts: new Date(now()).toISOString(), elapsed_ms: now() - startedAt } as RunEvent);
+  };
   const rows: RunSummaryRow[] = [];
   const reports: DriverResult['reports'] = [];
   let tokens = 0;
   let resumeSignal = o.resumeSignal;
   let anyBlocked = false;
   let anyStopped = false;
+  let stagnant = 0;
   let halt: Halt | null = null;
   const root = o.target.projectRoot;
   const cwd = root;
@@ -161,6 +178,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     commit: o.commit,
   });
   if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
+  if (o.budgets.max_tokens !== null && o.agent.kind === 'command') {
+    emitRaw({ type: 'warning', message: `token budget ${o.budgets.max_tokens}: only tokens the agent reports are counted, and "${o.agent.label}" is a command: unless it prints Claude Code stream-json or OpenCode json events, nothing is counted and the budget never stops the run (use --agent claude or --agent opencode, or --duration)` });
+  }
   for (const s of o.target.skipped ?? []) emitRaw({ type: 'plan_skip', plan_id: s.plan.id, path: s.plan.path, reason: s.reason });
 
   for (const plan of o.target.plans) {
@@ -220,6 +240,11 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       }
       if (end.outcome === 'blocked') anyBlocked = true;
       if (end.outcome === 'stopped') anyStopped = true;
+      if (end.outcome === 'passed' || end.outcome === 'ran_once') stagnant = 0;
+      if (end.outcome === 'stopped' || end.outcome === 'blocked') stagnant++;
+      if (!end.halt && o.maxStagnant && stagnant >= o.maxStagnant && plan.tasks.some((t) => t.number > task.number && t.not_runnable === undefined)) {
+        end.halt = { outcome: 'stopped', reason: 'stagnation', detail: `${stagnant} items in a row stopped without one passing (the stagnation limit, RALPH_MAX_STAGNANT=${o.maxStagnant}); read their handoffs, split or clarify them, then run again` };
+      }
       if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved', 'not_runnable'].includes(end.outcome)) planFinished = false;
       const loopState = decision === 'loop' ? loopOf(readPlanState(root, plan.id), task.number) : null;
       rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
@@ -250,6 +275,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     emitRaw({ type: 'plan_end', plan_id: plan.id, outcome: planOutcome, report: report && report.action !== 'not_written' ? report.path : null, report_action: report?.action ?? null });
   }
 
+  if (o.budgets.max_tokens !== null && agentExits > 0 && tokens === 0) {
+    emitRaw({ type: 'warning', message: `token budget ${o.budgets.max_tokens}: the agent reported no tokens in ${agentExits} run${agentExits === 1 ? '' : 's'}, so the budget could not be counted` });
+  }
   const outcome: RunOutcome = halt ? halt.outcome : anyStopped ? 'stopped' : anyBlocked ? 'blocked' : 'complete';
   const exit_code = outcome === 'complete' ? ExitCode.ok : outcome === 'interrupted' ? ExitCode.interrupted : outcome === 'agent_failed' && halt?.reason && HARD_SETUP.has(halt.reason) ? ExitCode.badInput : ExitCode.stop;
   const stoppedRows = rows.filter((r) => r.outcome === 'stopped');
@@ -316,6 +344,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     const notes: PromptInput['notes'] = [];
     let unconfirmed = 0;
     let warned = false;
+    let signals: string | null = null;
     let verifyFirst = n === null && iterationsOf(loop) === 0;
     for (;;) {
       const budget = exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens });
@@ -334,7 +363,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         const before = await touchesOf(plan).before(n, iteration);
         const prompt = buildPrompt({
           plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
-          task,
+          task: task && o.target.iterationContext ? { ...task, elements: { ...task.elements, ...safeContext(plan, task) } } : task,
           plan_checks: plan.plan_checks,
           plan_manual: plan.plan_manual,
           iteration,
@@ -355,6 +384,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           prompt,
           timeoutMs,
           backoffSeconds: o.backoffSeconds,
+      ...(o.backoffJitter !== undefined ? { backoffJitter: o.backoffJitter } : {}),
           signal: o.signal,
           env,
           logFile: (a) => agentLogPath(root, plan.id, n, iteration, a),
@@ -391,6 +421,15 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
         }
         said = attempt.promise?.kind === 'done';
+        if (task && o.target.markedByAgent) {
+          const source = rel(plan.path);
+          signals = copilotLabel({
+            promise: said,
+            marked: o.target.markedByAgent(plan, task.number),
+            files_changed: changed.some((c) => c.path !== source),
+            timed_out: proc.timedOut,
+          });
+        }
       }
       const v = n === null
         ? await o.engine.verifyPlan({ planPath: plan.path, doneConfirmed: said, signal: o.signal, deps: o.engine.deps, cwd, env })
@@ -411,6 +450,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         checks_total: v.checks.length,
         suspicious,
         message: v.message,
+        ...(signals !== null ? { signals } : {}),
       });
       if (v.verdict === 'retry' && v.counted && n !== null && !warned && v.iteration >= Math.ceil((o.target.warnThreshold ?? 0.8) * v.max_iterations) && v.iteration < v.max_iterations) {
         warned = true;
@@ -421,7 +461,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (v.verdict === 'pass') {
         let commit: string | null = null;
         // The item's write-back goes into its own commit (`[x]`, `"status": "done"`, Done/).
-        if (task) await recordItem(plan, task, { verdict: 'pass', stop_reason: 'success', iterations: v.iteration, detail: v.message });
+        if (task) await recordItem(plan, task, { verdict: 'pass', stop_reason: 'success', iterations: v.iteration, detail: v.message, signals });
         if (n !== null && o.commit) commit = await commitTask(plan, n, name);
         if (n !== null) {
           memory.tasks[memoryKey] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
@@ -433,7 +473,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         // A budget cut is not the item's failure: nothing is written back, the next run resumes it.
-        const record = task && !budgetStopped ? await recordStop(plan, task, v.stop_reason ?? 'stopped', v.iteration, v.message) : null;
+        const record = task && !budgetStopped ? await recordStop(plan, task, v.stop_reason ?? 'stopped', v.iteration, v.message, signals) : null;
         const goOn = !budgetStopped && o.target.itemsCarryState === true;
         return finish(
           plan,
@@ -493,6 +533,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       prompt,
       timeoutMs: iterationTimeoutMs(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens }, o.iterationTimeoutMs),
       backoffSeconds: o.backoffSeconds,
+      ...(o.backoffJitter !== undefined ? { backoffJitter: o.backoffJitter } : {}),
       signal: o.signal,
       env,
       logFile: (a) => agentLogPath(root, plan.id, n, 1, a),
@@ -550,6 +591,16 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
   }
 
+  /** The format's per-iteration context; a file it cannot read is a warning, never a stop. */
+  function safeContext(plan: Plan, task: PlanTask): Record<string, string> {
+    try {
+      return o.target.iterationContext?.(plan, task.number) ?? {};
+    } catch (err) {
+      emitRaw({ type: 'warning', message: `could not read the context files for task ${task.number}: ${(err as Error).message}` });
+      return {};
+    }
+  }
+
   function emitRevert(plan: Plan, n: number | null, scope: 'iteration' | 'task', r: RevertResult, why: string): void {
     emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope, files: r.files, saved_as: r.saved_as, restore_command: r.restore_command, why });
     for (const s of r.skipped) emitRaw({ type: 'warning', message: `not restored: ${s.path}: ${s.reason}` });
@@ -574,8 +625,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   }
 
   /** A stopped or blocked item (its files already restored): its record (`[~]`, history line, Rejected/) written and committed on its own. */
-  async function recordStop(plan: Plan, task: PlanTask, stop: string, iterations: number, detail: string | null): Promise<string | null> {
-    await recordItem(plan, task, { verdict: 'stop', stop_reason: stop, iterations, detail });
+  async function recordStop(plan: Plan, task: PlanTask, stop: string, iterations: number, detail: string | null, signals: string | null = stop === 'blocked' ? 'BLOCKED' : null): Promise<string | null> {
+    await recordItem(plan, task, { verdict: 'stop', stop_reason: stop, iterations, detail, signals });
     if (!o.target.onTaskResult) return null;
     if (!o.commit) {
       await touchesOf(plan).forget(task.number);

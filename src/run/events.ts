@@ -79,6 +79,8 @@ export type RunEventBody =
       checks_total: number;
       suspicious: boolean;
       message: string;
+      /** copilot_ralf PRDs: its decision-matrix label for the agent's signals (`VERIFIED`, `PARTIAL`, `SUSPICIOUS`, ...); the checks decide. */
+      signals?: string | null;
     }
   | { type: 'commit'; plan_id: string; task: number; sha: string; message: string; files: string[] }
   | { type: 'checkpoint'; plan_id: string; task: number; name: string; resolved_with: string | null; info: CheckpointInfo }

@@ -15,6 +15,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** How much of a stop's handoff to print: the whole GSD checkpoint (default) or its recommendation. */
   handoff?: 'full' | 'brief';
+  /** false: never redraw a status line (`--no-spinner`), even on a terminal. */
+  live?: boolean;
 }
 
 interface Status {
@@ -30,7 +32,8 @@ interface Status {
 
 export function progressSink(opts: ProgressOptions): RunEventSink {
   const out = opts.stream;
-  const tty = out.isTTY === true;
+  // `--no-spinner` (live: false): plain lines, no redrawn status line.
+  const tty = out.isTTY === true && opts.live !== false;
   const now = opts.now ?? Date.now;
   const c = colors(opts.color ?? (tty && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb'));
   const st: Status = { plan: '', task: '', iteration: '', fingerprint: null, tokens: 0, runTokens: 0, activity: 'starting', startedAt: now() };

@@ -1,6 +1,6 @@
 /**
  * The agent's promise string: `<ralph>TASK_DONE</ralph>` when it believes the task is done,
- * `<ralph>BLOCKED</ralph>` (optionally followed by a reason) when it cannot go on without
+ * `<ralph>BLOCKED</ralph>` (or copilot_ralf's `<ralph>TASK_BLOCKED</ralph>`, optionally followed by a reason) when it cannot go on without
  * a human. A claim, never a verdict: verification decides. The last promise in the output
  * wins; text that merely echoes the prompt (which explains the promises) is ignored.
  */
@@ -9,7 +9,8 @@ export type AgentPromise = { kind: 'done' } | { kind: 'blocked'; reason: string 
 export const DONE_PROMISE = '<ralph>TASK_DONE</ralph>';
 export const BLOCKED_PROMISE = '<ralph>BLOCKED</ralph>';
 
-const PROMISE_RE = /<ralph>\s*(TASK_DONE|BLOCKED)\s*<\/ralph>/gi;
+// copilot_ralf's agents say `<ralph>TASK_BLOCKED</ralph>`: the same promise.
+const PROMISE_RE = /<ralph>\s*(TASK_DONE|BLOCKED|TASK_BLOCKED)\s*<\/ralph>/gi;
 
 export function parsePromise(output: string, prompt?: string): AgentPromise | null {
   let text = output;

@@ -12,6 +12,12 @@ import { fanOut, jsonLinesSink, type RunEventSink } from './events.js';
 import { progressSink } from './progress.js';
 import { engineLogSink } from './engine-log.js';
 import { configCwdFor, resolveRunTarget } from './target.js';
+import type { LoopLimits } from './engine-api.js';
+import type { ModelChoice } from './agents/model-flags.js';
+import type { RunEvent } from './events.js';
+
+/** copilot_ralf's stagnation circuit breaker (RALPH_MAX_STAGNANT): consecutive items that stop. */
+export const DEFAULT_MAX_STAGNANT = 3;
 
 export interface RunCommandOptions {
   target: string;
@@ -31,6 +37,18 @@ export interface RunCommandOptions {
   env?: NodeJS.ProcessEnv;
   /** Backoff schedule override (tests); default config `run.backoff_seconds`. */
   backoffSeconds?: number[];
+  /** The model and reasoning level for the agent CLI (`--model`, `--reasoning`, RALPH_LOOP_MODEL). */
+  model?: ModelChoice;
+  /** This run's loop limits (RALPH_MAX_ITERATIONS, RALPH_MAX_STAGNANT): over every config layer. */
+  runLimits?: LoopLimits;
+  /** Consecutive stopped items before the run halts (RALPH_MAX_STAGNANT; PRD checklists default 3). */
+  maxStagnant?: number | null;
+  /** ralph1's `--history=FILE`. */
+  historyPath?: string | null;
+  /** false: plain progress lines (`--no-spinner`). */
+  live?: boolean;
+  /** Said at the start of the run (flags that change nothing, and why). */
+  notes?: string[];
 }
 
 export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
@@ -38,18 +56,24 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   const planning = await base.planning();
   const env = o.env ?? process.env;
   const first = planning.loadConfig({ cwd: configCwdFor(o.target), env });
-  const target = await resolveRunTarget(o.target, planning, first);
+  const target = await resolveRunTarget(o.target, planning, first, o.historyPath ? { historyPath: o.historyPath } : {});
+  const limits = target.limits;
+  const targetLimits: LoopLimits = {};
+  for (const key of ['max_iterations', 'error_fingerprint_repeats', 'no_progress_repeats', 'time_budget_seconds'] as const) if (limits[key] !== undefined) targetLimits[key] = limits[key];
   const engine = await engineApi({
     plans: target.inMemoryPlans,
     projectRoot: target.projectRoot,
-    targetLimits: target.limits.max_iterations !== undefined ? { max_iterations: target.limits.max_iterations } : {},
-    targetLabel: target.kind,
+    targetLimits,
+    targetLabel: limits.source ?? target.kind,
+    runLimits: o.runLimits ?? {},
+    runLabel: 'environment (RALPH_*)',
   });
   const effective = await engine.effective(target.projectRoot, env);
   const runCfg = effective.config.run ?? {};
-  const agent = o.agent ?? selectAgent(o.agentSpec ?? '', o.agentArgs ?? []);
+  const agent = o.agent ?? selectAgent(o.agentSpec ?? '', o.agentArgs ?? [], o.model ?? { model: null, reasoning: null });
 
-  const sink = fanOut([o.sink ?? defaultSink(o.json), engineLogSink(target.projectRoot)]);
+  const sink = fanOut([o.sink ?? defaultSink(o.json, o.live !== false), engineLogSink(target.projectRoot)]);
+  for (const note of o.notes ?? []) sink.emit({ type: 'warning', message: note, ts: new Date().toISOString(), elapsed_ms: 0 } as RunEvent);
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
     // First signal: stop gracefully (kill the agent, record `interrupted`). A second one
@@ -67,10 +91,12 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
       agent,
       engine,
       budgets: { duration_ms: o.durationMs, max_tokens: o.maxTokens ?? target.limits.max_tokens ?? null },
-      iterationTimeoutMs: o.iterationTimeoutMs ?? (runCfg.iteration_timeout_seconds ?? RUNTIME_DEFAULTS.iteration_timeout_seconds) * 1000,
+      iterationTimeoutMs: o.iterationTimeoutMs ?? (runCfg.iteration_timeout_seconds ?? limits.iteration_timeout_seconds ?? RUNTIME_DEFAULTS.iteration_timeout_seconds) * 1000,
       commit: o.commit ?? runCfg.commit ?? RUNTIME_DEFAULTS.commit,
       commitTimeoutMs: (runCfg.commit_timeout_seconds ?? RUNTIME_DEFAULTS.commit_timeout_seconds) * 1000,
-      backoffSeconds: o.backoffSeconds ?? runCfg.backoff_seconds ?? [...RUNTIME_DEFAULTS.backoff_seconds],
+      backoffSeconds: o.backoffSeconds ?? runCfg.backoff_seconds ?? limits.backoff_seconds ?? [...RUNTIME_DEFAULTS.backoff_seconds],
+      ...(limits.backoff_jitter !== undefined ? { backoffJitter: limits.backoff_jitter } : {}),
+      maxStagnant: o.maxStagnant ?? (target.kind === 'prd' ? DEFAULT_MAX_STAGNANT : null),
       resumeSignal: o.resumeSignal,
       sink,
       signal: controller.signal,
@@ -82,10 +108,10 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   }
 }
 
-function defaultSink(json: boolean): RunEventSink {
+function defaultSink(json: boolean, live: boolean): RunEventSink {
   const sinks: RunEventSink[] = [];
   if (json) sinks.push(jsonLinesSink());
   // With --json the progress view stays off unless a person is watching stderr.
-  if (!json || process.stderr.isTTY) sinks.push(progressSink({ stream: process.stderr }));
+  if (!json || process.stderr.isTTY) sinks.push(progressSink({ stream: process.stderr, live }));
   return fanOut(sinks);
 }

@@ -28,8 +28,8 @@ export function configCwdFor(path: string): string {
   }
 }
 
-export async function resolveRunTarget(path: string, planning: PlanningDeps, effective: EffectiveConfigLike): Promise<ResolvedTarget> {
-  const t = await loadRunTarget(path, { config: effective.config, readPlan: (p) => planning.readPlan(p, effective) });
+export async function resolveRunTarget(path: string, planning: PlanningDeps, effective: EffectiveConfigLike, options: { historyPath?: string } = {}): Promise<ResolvedTarget> {
+  const t = await loadRunTarget(path, { config: effective.config, readPlan: (p) => planning.readPlan(p, effective), ...options });
   const gsd = t.kind === 'gsd-plan' || t.kind === 'gsd-phase';
   let plans = t.plans;
   const skipped: RunTargetInput['skipped'] = [];
@@ -48,8 +48,11 @@ export async function resolveRunTarget(path: string, planning: PlanningDeps, eff
     plans,
     skipped,
     onTaskResult: t.onTaskResult,
+    iterationContext: t.iterationContext,
+    markedByAgent: t.markedByAgent,
     writeReports: gsd,
     itemsCarryState: t.kind === 'prd' || t.kind === 'requirements' || t.kind === 'task-files',
+    ...(t.limits?.warn_threshold !== undefined ? { warnThreshold: t.limits.warn_threshold } : {}),
     limits: t.limits ?? {},
     inMemoryPlans: gsd ? [] : t.plans,
   };

@@ -41,7 +41,7 @@ describe('loadRunTarget: the examples', () => {
 
   it('exposes ralph.json limits and write-back only where the format has status marks', async () => {
     const ralph = await loadRunTarget(join(examples, 'ralph-json/ralph.json'));
-    expect(ralph.limits).toEqual({ max_iterations: 5, max_tokens: 200000 });
+    expect(ralph.limits).toMatchObject({ max_iterations: 5, max_tokens: 200000 });
     expect(ralph.onTaskResult).toBeUndefined();
     for (const rel of ['prd-checklist/PRD.md', 'requirements/requirements.json', 'task-files/tasks']) {
       expect(typeof (await loadRunTarget(join(examples, rel))).onTaskResult).toBe('function');

@@ -13,7 +13,8 @@ describe('parseRalphJsonTarget: the example', () => {
   it('is one task with typed checks and the run limits', () => {
     expect(plan.id).toBe('ralph.json');
     expect(plan.path).toBe(example);
-    expect(limits).toEqual({ max_iterations: 5, max_tokens: 200000 });
+    // Its own stop conditions: ralf's fingerprint and no-progress stops are left out.
+    expect(limits).toEqual({ max_iterations: 5, max_tokens: 200000, error_fingerprint_repeats: 100, no_progress_repeats: 100, source: example });
     expect(plan.tasks).toHaveLength(1);
     const task = plan.tasks[0]!;
     expect(task).toMatchObject({ number: 1, line: 2, decision: 'loop', type: 'auto' });
@@ -83,7 +84,7 @@ describe('parseRalphJson: validation', () => {
   it('accepts `file` for contains_text, a BOM, CRLF and unicode; warns on unknown keys', () => {
     const text = '\uFEFF{\r\n  "task": "Écrire README — 日本語",\r\n  "model": "x",\r\n  "acceptance_criteria": [ { "type": "contains_text", "file": "README.md", "text": "日本語" } ]\r\n}\r\n';
     const { plan, limits } = parseRalphJsonTarget(text, path);
-    expect(limits).toEqual({});
+    expect(limits).toEqual({ error_fingerprint_repeats: 100, no_progress_repeats: 100, source: path });
     expect(plan.tasks[0]!.checks).toEqual([{ kind: 'contains_text', path: 'README.md', text: '日本語', source: { element: 'acceptance_criteria[0]', line: 4 } }]);
     expect(plan.warnings).toEqual(['/x/ralph.json: unknown key "model" ignored (known: task, acceptance_criteria, max_iterations, budget)']);
   });

@@ -84,8 +84,16 @@ export function agentCalls(p: SeedProject): string[] {
   }
 }
 
-export function agentArgv(p: SeedProject, call: number): string[] {
-  return JSON.parse(readFileSync(join(p.logDir, `${call}.argv.json`), 'utf8')) as string[];
+/** What the agent got on one call: its argv (without the prompt) and the model/reasoning environment. */
+export function agentSaw(p: SeedProject, call: number): { argv: string[]; model: string | null; reasoning: string | null; thinking: string | null } {
+  return JSON.parse(readFileSync(join(p.logDir, `${call}.argv.json`), 'utf8'));
+}
+
+/** A `claude` on PATH that is the scripted agent (answering in stream-json); returns the PATH to use. */
+export function fakeClaudePath(p: SeedProject): string {
+  const bin = tempDir('ralf-fake-claude-');
+  writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(SEED_AGENT)} "$@"\n`, { mode: 0o755 });
+  return `${bin}:${process.env.PATH ?? ''}`;
 }
 
 /** Paths a commit changed (`git show --name-status`), as `M path` / `A path` / `D path` / `R path`. */

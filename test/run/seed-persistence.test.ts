@@ -45,7 +45,7 @@ describe('the Persistence Loop: Approved/ → Done/ | Rejected/', () => {
     expect(existsSync(join(p.root, 'Approved/task-001.md'))).toBe(false);
     const done = matter(read(p, 'Done/task-001.md'));
     expect(done.data.state).toBe('Done');
-    expect(done.data.persistence_loop).toMatchObject({ iteration: 1, max_iterations: 3, checkpoint: { current_step: 'done', completed_steps: ['iteration_1: pass, 1/1 checks pass'] } });
+    expect(done.data.persistence_loop).toMatchObject({ iteration: 1, max_iterations: 100, checkpoint: { current_step: 'done', completed_steps: ['iteration_1: pass, 1/1 checks pass'] } });
     expect(new Date(done.data.persistence_loop.started).toISOString()).toBe('2026-01-27T10:05:00.000Z');
     expect(commitFiles(p, 'HEAD~1').sort()).toEqual(['A Done/task-001.md', 'A a.txt', 'D Approved/task-001.md']);
 

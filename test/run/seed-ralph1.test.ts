@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { git, ofType } from './helpers.js';
-import { agentCalls, commitAll, commitFiles, read, seedProject, seedRun, subjects, write } from './seed-helpers.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentCalls, agentSaw, commitAll, commitFiles, fakeClaudePath, read, seedProject, seedRun, subjects, write } from './seed-helpers.js';
 
 const requirement = (id: number | string, text: string, status = 'pending') => ({ id, requirement: text, status });
 const file = (reqs: object[]) => `${JSON.stringify({ requirements: reqs }, null, 2)}\n`;
@@ -60,5 +62,32 @@ describe('ralph1: requirements.json + history.jsonl', () => {
     const r4 = await seedRun(p, ['requirements.json']);
     expect(r4.exitCode, r4.stderr).toBe(0);
     expect(ofType(r4.events, 'task_end').map((e) => [e.task, e.outcome])).toEqual([[1, 'passed'], [2, 'not_runnable'], [3, 'not_runnable']]);
+  });
+
+  it("takes ralph1's command line: --requirements= --history= --model= --reasoning= --no-spinner --duration=, the model mapped onto claude's own flags", async () => {
+    const p = seedProject({ 'reqs/requirements.json': file([requirement(1, '`a.txt` says ok'), requirement(2, '`b.txt` says ok')]) });
+    const r = await seedRun(
+      p,
+      ['--requirements=reqs/requirements.json', '--history=logs/ralph-history.jsonl', '--model=haiku', '--reasoning=high', '--no-spinner', '--duration=10m', '--agent', 'claude', '--agent-arg', '--permission-mode', '--agent-arg', 'acceptEdits'],
+      { PATH: fakeClaudePath(p) },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.events[0]).toMatchObject({ type: 'run_start', target_kind: 'requirements', budgets: { duration_ms: 600_000 } });
+    expect(history(read(p, 'logs/ralph-history.jsonl')).map((h) => [h.requirement_id, h.success])).toEqual([['1', true], ['2', true]]);
+    expect(existsSync(join(p.root, 'reqs/history.jsonl'))).toBe(false);
+    const argv = agentSaw(p, 1).argv.join(' ');
+    expect(argv).toContain('--model haiku --effort high --permission-mode acceptEdits');
+    expect(commitFiles(p, 'HEAD')).toEqual(['A b.txt', 'M logs/ralph-history.jsonl', 'M reqs/requirements.json']);
+
+    // reasoning none: no extended thinking; a command agent gets the choice in its environment.
+    write(p, 'reqs/requirements.json', file([requirement(3, '`c.txt` says ok')]));
+    commitAll(p, 'three');
+    const r2 = await seedRun(p, ['--requirements=reqs/requirements.json', '--model=opus', '--reasoning=none']);
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(agentSaw(p, 3)).toMatchObject({ model: 'opus', reasoning: 'none' });
+
+    const bad = await seedRun(p, ['--requirements=reqs/requirements.json', '--reasoning=max']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--reasoning: "max" is not a reasoning level/);
   });
 });

@@ -5,6 +5,7 @@
  * iteration needs are allowed by name instead; pass more with `--agent-arg`.
  */
 import { jsonLinesParser } from './json-lines-parser.js';
+import { claudeModelArgs, type ModelChoice } from './model-flags.js';
 import { ClaudeStream } from './usage.js';
 import type { AgentAdapter, AgentStreamParser } from './types.js';
 
@@ -13,14 +14,15 @@ export const CLAUDE_ALLOWED_TOOLS = 'Bash,Edit,MultiEdit,Write,Read,Glob,Grep,No
 /** Prompts above this go through stdin: one argv element is capped (128 KiB on Linux). */
 const MAX_ARGV_PROMPT = 100_000;
 
-export function claudeAgent(extraArgs: readonly string[] = [], file = 'claude'): AgentAdapter {
+export function claudeAgent(extraArgs: readonly string[] = [], file = 'claude', choice: ModelChoice = { model: null, reasoning: null }): AgentAdapter {
+  const model = claudeModelArgs(choice, extraArgs);
   return {
     kind: 'claude',
     label: 'claude',
     invocation(prompt) {
       const viaStdin = prompt.length > MAX_ARGV_PROMPT;
-      const args = ['-p', ...(viaStdin ? [] : [prompt]), '--output-format', 'stream-json', '--verbose', '--allowedTools', CLAUDE_ALLOWED_TOOLS, ...extraArgs];
-      return { file, args, stdin: viaStdin ? prompt : null, env: {} };
+      const args = ['-p', ...(viaStdin ? [] : [prompt]), '--output-format', 'stream-json', '--verbose', '--allowedTools', CLAUDE_ALLOWED_TOOLS, ...model.args, ...extraArgs];
+      return { file, args, stdin: viaStdin ? prompt : null, env: { ...model.env } };
     },
     parser: () => claudeParser(),
   };

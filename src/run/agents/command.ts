@@ -6,17 +6,19 @@
  * so budgets work for wrappers too.
  */
 import { PROMPT_PLACEHOLDER, substitutePrompt } from '../command-line.js';
+import { commandModelEnv, type ModelChoice } from './model-flags.js';
 import { ClaudeStream, OpencodeStream, parseJsonLine } from './usage.js';
 import type { AgentAdapter, AgentStreamParser } from './types.js';
 
-export function commandAgent(argv: readonly string[], label: string): AgentAdapter {
+export function commandAgent(argv: readonly string[], label: string, choice: ModelChoice = { model: null, reasoning: null }): AgentAdapter {
   if (argv.length === 0) throw new Error('empty agent command');
+  const modelEnv = commandModelEnv(choice);
   return {
     kind: 'command',
     label,
     invocation(prompt, cwd) {
       const { argv: full, stdin } = substitutePrompt(argv, prompt);
-      return { file: full[0]!, args: full.slice(1), stdin, env: { PWD: cwd } };
+      return { file: full[0]!, args: full.slice(1), stdin, env: { ...modelEnv, PWD: cwd } };
     },
     parser: () => commandParser(),
   };

@@ -6,15 +6,17 @@
  * so PWD is set to the project root.
  */
 import { jsonLinesParser } from './json-lines-parser.js';
+import { opencodeModelArgs, type ModelChoice } from './model-flags.js';
 import { OpencodeStream } from './usage.js';
 import type { AgentAdapter, AgentStreamParser } from './types.js';
 
-export function opencodeAgent(extraArgs: readonly string[] = [], file = 'opencode'): AgentAdapter {
+export function opencodeAgent(extraArgs: readonly string[] = [], file = 'opencode', choice: ModelChoice = { model: null, reasoning: null }): AgentAdapter {
+  const model = opencodeModelArgs(choice, extraArgs);
   return {
     kind: 'opencode',
     label: 'opencode',
     invocation(prompt, cwd) {
-      return { file, args: ['run', '--format', 'json', ...extraArgs], stdin: prompt, env: { PWD: cwd } };
+      return { file, args: ['run', '--format', 'json', ...model, ...extraArgs], stdin: prompt, env: { PWD: cwd } };
     },
     parser: () => opencodeParser(),
   };

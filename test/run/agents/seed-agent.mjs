@@ -7,23 +7,31 @@
 //   SEED_AGENT_DENIED=c.txt   fails like a hard environment error ("Permission denied", exit 1)
 //   SEED_AGENT_MARK=prd.md    marks its own item [x] in that checklist (copilot_ralf's agents do)
 //   SEED_AGENT_SILENT=1       never says TASK_DONE
-// Every call appends its prompt to $AGENT_LOG_DIR/<n>.txt and its argv to <n>.argv.json.
+// Every call appends its prompt to $AGENT_LOG_DIR/<n>.txt and its argv (and RALF_MODEL,
+// RALF_REASONING, MAX_THINKING_TOKENS) to <n>.argv.json. Started as `claude -p <prompt> ...`
+// (a `claude` on PATH that execs this file) it answers in Claude Code's stream-json.
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
-const prompt = args.length > 0 ? args[args.length - 1] : readFileSync(0, 'utf8');
+const prompt = args.find((a) => a.includes("You are one iteration")) ?? readFileSync(0, "utf8");
 const logDir = process.env.AGENT_LOG_DIR;
 let call = 1;
 if (logDir) {
   mkdirSync(logDir, { recursive: true });
   call = readdirSync(logDir).filter((f) => /^\d+\.txt$/.test(f)).length + 1;
   writeFileSync(join(logDir, `${call}.txt`), prompt);
-  writeFileSync(join(logDir, `${call}.argv.json`), JSON.stringify(args.slice(0, -1)));
+  const seen = { argv: args.filter((a) => a !== prompt), model: process.env.RALF_MODEL ?? null, reasoning: process.env.RALF_REASONING ?? null, thinking: process.env.MAX_THINKING_TOKENS ?? null };
+  writeFileSync(join(logDir, `${call}.argv.json`), JSON.stringify(seen));
 }
 const name = /<name>(.*)<\/name>/.exec(prompt)?.[1] ?? '';
 const files = [...name.matchAll(/`([\w./-]+\.txt)`/g)].map((m) => m[1]);
-const say = (s) => process.stdout.write(`${s}\n`);
+const asClaude = args[0] === '-p';
+const said = [];
+const say = (s) => (asClaude ? said.push(s) : process.stdout.write(`${s}\n`));
+process.on('exit', () => {
+  if (asClaude) process.stdout.write(`${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: said.join('\n'), usage: { input_tokens: 1000, output_tokens: 10 } })}\n`);
+});
 const env = process.env;
 
 if (env.SEED_AGENT_DENIED && files.includes(env.SEED_AGENT_DENIED)) {
