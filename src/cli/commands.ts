@@ -54,6 +54,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Drive an agent CLI headless: a fresh agent per iteration until the loop stops',
     load: () => loadCommandModule('run'),
   },
+  'plan-prd': {
+    summary: 'Plan a PRD checklist from a rough prompt with one agent (copilot_ralf\'s ralph-plan), for review before `ralf run`',
+    load: () => loadCommandModule('plan-prd'),
+  },
   demo: {
     summary: 'Run the built-in example: a scripted agent fixing a real plan in a temp project',
     load: () => loadCommandModule('demo'),

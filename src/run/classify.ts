@@ -1,8 +1,9 @@
 /**
  * Sorts a finished agent process into what the driver does next: carry on to verification
  * (`ok`, `failed`), wait and retry the same iteration (`transient`: rate limits, overload,
- * network trouble; not an iteration), or stop the run (`hard`: the agent cannot start or
- * is not authenticated). Pure: the process result comes in as data.
+ * network trouble; not an iteration), or stop (`hard`: the agent cannot start or is not
+ * authenticated: the run stops; the environment refuses its work, `Permission denied`: the
+ * task stops at once, as the Persistence Loop's hard failure). Pure: the process result comes in as data.
  *
  * Text patterns are only consulted when the process failed (non-zero exit, or the host's
  * own stream reported an error): an agent that succeeds while talking about "rate limits"
@@ -62,6 +63,8 @@ const AUTH_PATTERNS: RegExp[] = [
 const STATUS_NEAR = (codes: string) =>
   new RegExp(`(?:\\b(?:http|status|error|code)\\b[^\\n]{0,24}?|\\()\\b(?:${codes})\\b|\\b(?:${codes})\\b\\)?\\s*(?:too many|rate|overloaded|service unavailable|bad gateway|gateway time)`, 'i');
 
+const PERMISSION_PATTERNS: RegExp[] = [/\bpermission denied\b/i, /\boperation not permitted\b/i, /\bread-only file system\b/i, /\b(?:EACCES|EPERM|EROFS)\b/];
+
 const TRANSIENT_PATTERNS: Array<[RegExp, string]> = [
   [STATUS_NEAR('429'), 'rate_limit'],
   [/\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bquota exceeded\b/i, 'rate_limit'],
@@ -95,6 +98,8 @@ export function classifyAgentRun(o: AgentProcessOutcome): AgentClassification {
   if (o.exitCode === 126) return { kind: 'hard', reason: 'not_executable', detail: `exit 126 (not executable): ${firstLine}`, retryAfterSeconds: null };
 
   for (const re of AUTH_PATTERNS) if (re.test(text)) return { kind: 'hard', reason: 'auth', detail: `authentication failed: ${matchLine(text, re)}`, retryAfterSeconds: null };
+  // The environment refuses the agent's work: another attempt meets the same wall (the Persistence Loop's hard failure).
+  for (const re of PERMISSION_PATTERNS) if (re.test(text)) return { kind: 'hard', reason: 'permission', detail: `hard failure: ${matchLine(text, re)}`, retryAfterSeconds: null };
   for (const [re, reason] of TRANSIENT_PATTERNS) if (re.test(text)) return { kind: 'transient', reason, detail: matchLine(text, re), retryAfterSeconds };
 
   if (o.signal) return { kind: 'failed', reason: 'signal', detail: `killed by ${o.signal}`, retryAfterSeconds: null };

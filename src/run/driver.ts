@@ -396,6 +396,14 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         // Measured whatever happened (even Ctrl-C): these are the paths this task may restore or commit.
         const changed = await touchesOf(plan).after(n, before);
         if (attempt.kind === 'aborted') return interrupted(plan, n, name);
+        if (attempt.kind === 'agent_failed' && attempt.reason === 'permission') {
+          // A hard failure of this task (the environment refuses its work): stop it now, with the reason, instead of using up its iterations.
+          const reason = attempt.detail;
+          const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
+          await revertTask(plan, n, 'hard failure');
+          const record = task ? await recordStop(plan, task, 'blocked', r.iteration, reason, 'BLOCKED') : null;
+          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
+        }
         if (attempt.kind === 'agent_failed') {
           // Nothing recorded in the loop: the iteration never happened, `ralf run` again retries it.
           return finish(plan, n, name, { outcome: 'agent_failed', stop_reason: null, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'agent_failed', reason: attempt.reason, detail: attempt.detail } }, null, attempt.detail);

@@ -81,4 +81,46 @@ describe('the Persistence Loop: Approved/ → Done/ | Rejected/', () => {
     expect(commitFiles(p, 'HEAD~1').sort()).toEqual(['A Rejected/task-003.md', 'D Approved/task-003.md']);
     expect(git(p.root, 'status', '--porcelain', '--', '.', ':(exclude).planning/ralf')).toBe('');
   });
+
+  it('reads .specify/config/persistence.yaml (max_iterations, the 80 % warning, timeouts) and rejects a hard failure at once', async () => {
+    const p = seedProject(
+      {
+        '.specify/config/persistence.yaml': `# .specify/config/persistence.yaml
+persistence_loop:
+  max_iterations: 4
+  warn_threshold: 0.5  # Warn at 50% of max
+  checkpoint_interval: 1  # Checkpoint after every step
+  retry:
+    max_attempts: 3
+    backoff_strategy: exponential
+    base_delay: 1.0  # seconds
+    max_delay: 16.0  # seconds
+    jitter: 0.2  # ±20%
+  timeout:
+    per_step: 120  # 2 minutes per step
+    total: 3600  # 1 hour total per task
+`,
+        'Approved/task-005.md': taskFile('task-005', 'Make `g.txt` say ok'),
+        'Approved/task-006.md': taskFile('task-006', 'Make `h.txt` say ok'),
+      },
+      // ralf's own stop rules set wide in the project config, so this task uses all its iterations.
+      { checks: { tests: 'node gate.mjs' }, error_fingerprint_repeats: 10, no_progress_repeats: 10 },
+    );
+    const r = await seedRun(p, ['.'], { SEED_AGENT_FAIL: 'g.txt', SEED_AGENT_DENIED: 'h.txt' });
+    expect(r.exitCode, r.stderr).toBe(20);
+    expect(r.events[0]).toMatchObject({ type: 'run_start', iteration_timeout_ms: 120_000 });
+    expect(ofType(r.events, 'task_start').map((e) => e.max_iterations)).toEqual([4, 4]);
+    expect(ofType(r.events, 'task_end').map((e) => [e.name, e.outcome, e.stop_reason, e.iterations])).toEqual([
+      ['Make `g.txt` say ok', 'stopped', 'max_iterations', 4],
+      ['Make `h.txt` say ok', 'blocked', 'blocked', 0],
+    ]);
+    expect(ofType(r.events, 'warning').map((e) => e.message)).toContainEqual(expect.stringMatching(/2 of 4 iterations used \(50 % warning\)/));
+    // The hard failure: one agent run, no iterations used up, the reason in the rejected task.
+    expect(agentCalls(p).filter((n) => n.includes('h.txt'))).toHaveLength(1);
+    const hard = matter(read(p, 'Rejected/task-006.md'));
+    expect(hard.data.failure_reason).toMatch(/^hard failure: bash: \.\/deploy\.sh: Permission denied/);
+    const exhausted = matter(read(p, 'Rejected/task-005.md'));
+    expect(exhausted.data.persistence_loop).toMatchObject({ iteration: 4, max_iterations: 4, checkpoint: { current_step: 'rejected: max_iterations' } });
+    expect(exhausted.data.persistence_loop.checkpoint.completed_steps).toHaveLength(4);
+  });
 });

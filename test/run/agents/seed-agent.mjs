@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
-const prompt = args.find((a) => a.includes("You are one iteration")) ?? readFileSync(0, "utf8");
+const prompt = args.find((a) => a.includes('You are one iteration') || a.includes('You are planning work')) ?? readFileSync(0, 'utf8');
 const logDir = process.env.AGENT_LOG_DIR;
 let call = 1;
 if (logDir) {
@@ -23,6 +23,17 @@ if (logDir) {
   writeFileSync(join(logDir, `${call}.txt`), prompt);
   const seen = { argv: args.filter((a) => a !== prompt), model: process.env.RALF_MODEL ?? null, reasoning: process.env.RALF_REASONING ?? null, thinking: process.env.MAX_THINKING_TOKENS ?? null };
   writeFileSync(join(logDir, `${call}.argv.json`), JSON.stringify(seen));
+}
+// `ralf plan-prd`: write a two-task PRD where the prompt says (or print it with SEED_AGENT_PRINT=1).
+const planTo = /Write it to the file (\S+) \(/.exec(prompt)?.[1];
+if (prompt.includes('You are planning work') && planTo) {
+  const prd = ['# PRD: Files', '', '> Files that say ok', '', '## Tasks', '', ...['a.txt', 'b.txt'].flatMap((f, i) => [`- [ ] **Task ${i + 1}: Make \`${f}\` say ok** [effort: low]`, `  - Description: Write ok into ${f}.`, `  - Files: ${f}`, '  - Acceptance: `node gate.mjs` exits with code 0', '']), '## Notes', '', 'None.', ''].join('\n');
+  if (process.env.SEED_AGENT_PRINT) process.stdout.write(`Here is the plan:\n\n${prd}`);
+  else {
+    mkdirSync(planTo.replace(/\/[^/]*$/, '') || '.', { recursive: true });
+    writeFileSync(planTo, prd);
+  }
+  process.exit(0);
 }
 const name = /<name>(.*)<\/name>/.exec(prompt)?.[1] ?? '';
 const files = [...name.matchAll(/`([\w./-]+\.txt)`/g)].map((m) => m[1]);
