@@ -47,8 +47,8 @@ export async function run(argv: string[]): Promise<number> {
     '',
     table(['key', 'value', 'source'], rows),
     '',
-    'files (lowest precedence first; defaults < global < project):',
-    ...(['global', 'project'] as const).map((layer) => {
+    'files (lowest precedence first; defaults < user < global < project):',
+    ...(['user', 'global', 'project'] as const).map((layer) => {
       const f = effective.files.find((x) => x.layer === layer);
       if (!f) return `  ${layer.padEnd(8)} (no .planning/ directory found from ${values.cwd ?? process.cwd()})`;
       const state = !f.exists ? 'not found' : f.has_ralf_lite ? 'ralf_lite set' : 'no ralf_lite key';

@@ -2,14 +2,15 @@ import { join, resolve } from 'node:path';
 import { findProjectRoot } from '../fs/project-root.js';
 import deepmerge from 'deepmerge';
 import { RalfError, type Problem } from '../errors.js';
-import { hosts, type HostName } from '../hosts/host.js';
+import { homeOf, hosts, type HostName } from '../hosts/host.js';
 import { selectHost } from '../hosts/select-host.js';
 import { readJsonFile } from './read-json-file.js';
 import { DEFAULT_CONFIG, RalfLiteConfig } from './schema.js';
 import { validateLayer } from './validate.js';
 
 export interface ConfigFile {
-  layer: 'global' | 'project';
+  /** `user`: GSD's user defaults (~/.gsd/defaults.json); `global`: the host's get-shit-done/config.json. */
+  layer: 'user' | 'global' | 'project';
   path: string;
   exists: boolean;
   /** The file has a `ralf_lite` key. */
@@ -40,6 +41,8 @@ export interface LoadConfigOptions {
 }
 
 export const GLOBAL_CONFIG_RELATIVE = join('get-shit-done', 'config.json');
+/** GSD's user-level defaults, under `$GSD_HOME` or the home directory (what GSD's installers write). */
+export const GSD_DEFAULTS_RELATIVE = join('.gsd', 'defaults.json');
 export const PROJECT_CONFIG_RELATIVE = join('.planning', 'config.json');
 
 export { findProjectRoot };
@@ -88,8 +91,18 @@ function readLayer(layer: ConfigFile['layer'], path: string, problems: Problem[]
 }
 
 /**
- * The effective `ralf_lite` config: built-in defaults < global defaults (the host's
- * `get-shit-done/config.json`) < project overrides (`.planning/config.json`).
+ * GSD's user defaults file: `$GSD_HOME/.gsd/defaults.json`, else `~/.gsd/defaults.json`. GSD's
+ * installers (get-shit-done-cc 1.42, GSD Core 1.14) create it for non-Claude runtimes and
+ * `/gsd-settings` saves into it; GSD itself reads it as `GSD_HOME || homedir()`.
+ */
+export function gsdDefaultsPath(env: NodeJS.ProcessEnv, home?: string): string {
+  return join(env.GSD_HOME ? resolve(env.GSD_HOME) : homeOf({ env, home }), GSD_DEFAULTS_RELATIVE);
+}
+
+/**
+ * The effective `ralf_lite` config: built-in defaults < GSD's user defaults
+ * (`~/.gsd/defaults.json`) < the host's global file (`get-shit-done/config.json` in its
+ * config dir: more specific, one host) < project overrides (`.planning/config.json`).
  * Objects merge deeply, arrays replace; every leaf remembers the layer that set it.
  * Reading config never writes. All problems are collected, then thrown together.
  */
@@ -100,6 +113,7 @@ export function loadConfig(options: LoadConfigOptions = {}): EffectiveConfig {
   const { dir: configDir, source: configDirSource } = hosts[host.name].resolveConfigDir({ flag: options.configDir, env, home: options.home });
   const problems: Problem[] = [];
 
+  const userLayer = readLayer('user', gsdDefaultsPath(env, options.home), problems);
   const globalLayer = readLayer('global', join(configDir, GLOBAL_CONFIG_RELATIVE), problems);
   const projectRoot = findProjectRoot(cwd);
   const projectLayer = projectRoot
@@ -110,7 +124,7 @@ export function loadConfig(options: LoadConfigOptions = {}): EffectiveConfig {
     throw new RalfError('config_invalid', `invalid ralf_lite configuration (${problems.length} problem${problems.length > 1 ? 's' : ''})`, { problems });
   }
 
-  const layers = [globalLayer, projectLayer].filter((l): l is Layer => l !== undefined);
+  const layers = [userLayer, globalLayer, projectLayer].filter((l): l is Layer => l !== undefined);
   const sources: Record<string, string> = {};
   for (const key of leafPaths(DEFAULT_CONFIG as unknown as Record<string, unknown>)) sources[key] = 'default';
   let merged: Record<string, unknown> = DEFAULT_CONFIG as unknown as Record<string, unknown>;

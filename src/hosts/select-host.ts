@@ -29,7 +29,8 @@ export function selectHost(flag: string | undefined, env: NodeJS.ProcessEnv): Se
 
 /** Every env var that can change which host and which global config dir apply. */
 export function hostSelectingEnvKeys(): string[] {
-  return [...new Set(['RALF_HOST', ...Object.values(hosts).flatMap((h) => h.envKeys)])].sort();
+  // GSD_HOME: where GSD's user defaults (~/.gsd/defaults.json) are, one of the config layers.
+  return [...new Set(['RALF_HOST', 'GSD_HOME', ...Object.values(hosts).flatMap((h) => h.envKeys)])].sort();
 }
 
 function badHost(where: string, value: string): RalfError {

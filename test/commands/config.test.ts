@@ -26,7 +26,21 @@ describe('ralf config', () => {
     expect(out.sources.max_iterations).toBe(join(root, '.planning', 'config.json'));
     expect(out.sources.no_progress_repeats).toBe(join(globalDir, 'config.json'));
     expect(out.sources['apply_to.tdd_tasks']).toBe('default');
-    expect(out.files).toHaveLength(2);
+    expect(out.files.map((f: { layer: string }) => f.layer)).toEqual(['user', 'global', 'project']);
+  });
+
+  it("shows which file set each key, GSD's user defaults (~/.gsd/defaults.json) included", async () => {
+    const home = tempDir('ralf-home-');
+    mkdirSync(join(home, '.gsd'));
+    const userFile = join(home, '.gsd', 'defaults.json');
+    writeFileSync(userFile, JSON.stringify({ resolve_model_ids: 'omit', ralf_lite: { max_iterations: 8 } }));
+    const root = project({ mode: 'yolo' });
+    const r = await runCli(['config', '--cwd', root], { env: cleanEnv({ HOME: home }) });
+    expect(r.exitCode).toBe(0);
+    const text = String(r.stdout);
+    expect(text).toMatch(new RegExp(`max_iterations\\s+8\\s+${userFile.replace(/[.]/g, '\\.')}`));
+    expect(text).toContain(`user     ${userFile} (ralf_lite set)`);
+    expect(text).toContain('defaults < user < global < project');
   });
 
   it('readable output shows each key with its source', async () => {

@@ -56,9 +56,39 @@ describe('layers', () => {
       enabled: 'default',
     });
     expect(eff.files.map((f) => [f.layer, f.path, f.exists, f.has_ralf_lite])).toEqual([
+      ['user', expect.stringMatching(/[\\/]\.gsd[\\/]defaults\.json$/), false, false],
       ['global', gFile, true, true],
       ['project', pFile, true, true],
     ]);
+  });
+
+  it("GSD's user defaults (~/.gsd/defaults.json, key ralf_lite) sit below the host's global file and the project", () => {
+    const home = tempDir('ralf-home-');
+    mkdirSync(join(home, '.gsd'));
+    // What GSD's installers write for OpenCode, plus the ralf_lite key.
+    const userFile = join(home, '.gsd', 'defaults.json');
+    writeFileSync(userFile, JSON.stringify({ resolve_model_ids: 'omit', runtime: 'opencode', ralf_lite: { max_iterations: 6, no_progress_repeats: 4, error_fingerprint_repeats: 3 } }));
+    const g = globalDir({ no_progress_repeats: 5 });
+    const root = project({ error_fingerprint_repeats: 2 });
+    const eff = loadConfig({ cwd: root, configDir: g, env: { HOME: home } });
+    expect(eff.config).toMatchObject({ max_iterations: 6, no_progress_repeats: 5, error_fingerprint_repeats: 2 });
+    expect(eff.sources).toMatchObject({ max_iterations: userFile, no_progress_repeats: join(g, 'get-shit-done', 'config.json'), error_fingerprint_repeats: join(root, '.planning', 'config.json'), enabled: 'default' });
+    expect(eff.files[0]).toEqual({ layer: 'user', path: userFile, exists: true, has_ralf_lite: true });
+    // GSD_HOME moves it, as it does for GSD itself.
+    const gsdHome = tempDir('ralf-gsd-home-');
+    mkdirSync(join(gsdHome, '.gsd'));
+    writeFileSync(join(gsdHome, '.gsd', 'defaults.json'), JSON.stringify({ ralf_lite: { max_iterations: 9 } }));
+    const moved = loadConfig({ cwd: root, configDir: g, env: { HOME: home, GSD_HOME: gsdHome } });
+    expect(moved.config.max_iterations).toBe(9);
+    expect(moved.sources.max_iterations).toBe(join(gsdHome, '.gsd', 'defaults.json'));
+  });
+
+  it("an invalid ralf_lite in GSD's user defaults is an error naming that file; GSD's other keys are ignored", () => {
+    const home = tempDir('ralf-home-');
+    mkdirSync(join(home, '.gsd'));
+    writeFileSync(join(home, '.gsd', 'defaults.json'), JSON.stringify({ model_profile: 'quality', ralf_lite: { max_iterations: 0 } }));
+    const err = errorOf(() => loadConfig({ cwd: project(), env: { HOME: home } }));
+    expect(err.problems?.[0]).toMatchObject({ file: join(home, '.gsd', 'defaults.json'), key: 'ralf_lite.max_iterations' });
   });
 
   it('global only, and project only', () => {
