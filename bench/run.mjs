@@ -50,6 +50,7 @@ function git(cwd, ...args) {
 }
 
 /** `populate(dir)` runs before the first commit (tracked files); `after(dir)` after it (untracked ones). */
+/** The task's `<done>` is a manual criterion: verifies pass it with `--done-confirmed` (else exit 11, "confirm"). */
 function makeProject(name, verify, { populate, after } = {}) {
   const dir = join(work, name);
   const phase = join(dir, '.planning', 'phases', '01-bench');
@@ -145,8 +146,8 @@ const commands = [
   { name: 'ralf --version', args: [cli, '--version'] },
   { name: 'ralf config --json', args: [cli, 'config', '--json', '--cwd', trivial.dir], target: 1.3 },
   { name: 'ralf status --json', args: [cli, 'status', '--json', '--cwd', trivial.dir], target: 1.2 },
-  { name: 'ralf task verify (check: true)', args: [cli, 'task', 'verify', trivial.plan, '1', '--json'], target: 1.5, okCodes: [0, 10, 20] },
-  { name: 'ralf task verify (true, file edited)', args: [cli, 'task', 'verify', edited.plan, '1', '--json'], before: editTaskFile, okCodes: [0, 10, 20] },
+  { name: 'ralf task verify (check: true)', args: [cli, 'task', 'verify', trivial.plan, '1', '--json', '--done-confirmed'], target: 1.5, okCodes: [0, 10, 11, 20] },
+  { name: 'ralf task verify (true, file edited)', args: [cli, 'task', 'verify', edited.plan, '1', '--json', '--done-confirmed'], before: editTaskFile, okCodes: [0, 10, 11, 20] },
   { name: 'ralf report (2,000-line SUMMARY)', args: [cli, 'report', reported.plan, '--json'], target: 2 },
   // The peer yardstick: GSD's own helper reading one config key (see docs/BENCH.md).
   ...(process.env.BENCH_GSD_TOOLS ? [{ name: 'gsd-tools.cjs config-get mode (peer)', args: [process.env.BENCH_GSD_TOOLS, 'config-get', 'mode'] }] : []),
@@ -157,13 +158,13 @@ for (let i = commands.length - 1; i >= 0; i--) if (!commands[i].baseline && !wan
 // A scale row is a ratio to the tiny verify: that one runs too, interleaved with it.
 const scaleWanted = scaleRows.filter((r) => wanted(r.name));
 if (scaleWanted.length > 0 && !commands.some((c) => c.name === TINY_VERIFY)) {
-  commands.push({ name: TINY_VERIFY, args: [cli, 'task', 'verify', trivial.plan, '1', '--json'], target: 1.5, okCodes: [0, 10, 20] });
+  commands.push({ name: TINY_VERIFY, args: [cli, 'task', 'verify', trivial.plan, '1', '--json', '--done-confirmed'], target: 1.5, okCodes: [0, 10, 11, 20] });
 }
 for (const row of scaleWanted) {
   const t0 = Date.now();
   const p = row.make();
   process.stderr.write(`bench: generated ${row.name.replace(/^ralf task verify, | \(scale\)$/g, '')} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  commands.push({ name: row.name, args: [cli, 'task', 'verify', p.plan, '1', '--json'], target: row.target, ratioTo: TINY_VERIFY, okCodes: [0, 10, 20] });
+  commands.push({ name: row.name, args: [cli, 'task', 'verify', p.plan, '1', '--json', '--done-confirmed'], target: row.target, ratioTo: TINY_VERIFY, okCodes: [0, 10, 11, 20] });
 }
 for (const c of commands) {
   // The first run of a scale row is its first verify (the one allowed to cost more): timed apart.
