@@ -4,7 +4,8 @@
  * prints them (units.ts); otherwise the runner's one-line markers (`× name`, `test x ...
  * FAILED`, pytest's `FAILED a::b`). Names are normalised, deduplicated and sorted.
  */
-import { toLines, type Line } from './lines.js';
+import type { Line } from './lines.js';
+import { toLines } from './scan.js';
 import { normalizeName } from './normalize.js';
 import { failureUnits, type FailureUnit } from './units.js';
 

@@ -40,7 +40,8 @@
  * Pure: no I/O, no clock. `exitCode`, when given, is only used when no error line exists.
  */
 import { detectTool } from './detect-tool.js';
-import { toLines, type Line } from './lines.js';
+import type { Line } from './lines.js';
+import { toLines } from './scan.js';
 import { lineKind } from './noise.js';
 import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
 import {
@@ -437,7 +438,11 @@ function lastMeaningful(lines: Line[]): number {
  * The normalised failure signature of a verification output (see the design note above).
  */
 export function fingerprint(output: string, opts: FingerprintOptions = {}): FingerprintResult {
-  const lines = toLines(output);
+  return fingerprintLines(toLines(output), opts);
+}
+
+/** The fingerprint of lines already read (by `OutputScanner`, streamed over a whole output). */
+export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): FingerprintResult {
   const tool = detectTool(lines);
   const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
   if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool, failing_units: [] };

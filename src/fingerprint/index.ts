@@ -1,3 +1,4 @@
-export { fingerprint, NO_OUTPUT, type FingerprintOptions, type FingerprintResult } from './fingerprint.js';
+export { fingerprint, fingerprintLines, NO_OUTPUT, type FingerprintOptions, type FingerprintResult } from './fingerprint.js';
 export { failingTests } from './failing-tests.js';
 export { normalizeName, normalizeValues } from './normalize.js';
+export { OutputScanner } from './scan.js';

@@ -1,7 +1,7 @@
 /**
- * Turns raw verification output into clean, numbered lines: terminal escapes removed,
- * `\r` progress redraws collapsed to what the terminal finally showed, and the input
- * bounded so a multi-megabyte log costs a linear pass over a fixed number of lines.
+ * Line clean-up: terminal escapes removed, `\r` progress redraws collapsed to what the
+ * terminal finally showed, run-specific prefixes dropped, stacks under a header marked.
+ * (scan.ts reads a whole output into such lines in bounded memory.)
  */
 
 /** One line of cleaned output with its 1-based line number in the original input. */
@@ -20,7 +20,7 @@ export const TAIL_LINES = 2000;
 export const MAX_LINE_CHARS = 2000;
 
 /** Raw characters of one line looked at (escapes included). */
-const MAX_RAW_LINE_CHARS = 32 * MAX_LINE_CHARS;
+export const MAX_RAW_LINE_CHARS = 32 * MAX_LINE_CHARS;
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \), charset designations (ESC ( B, which
 // terminfo's sgr0 emits: rustfmt, tput), other two-byte escapes, 8-bit CSI.
@@ -54,7 +54,8 @@ const PID_PREFIX = /^(?:==\d{1,10}==|--\d{1,10}--|\*\*\d{1,10}\*\*) ?/;
 // Erase-line and cursor-to-column escapes redraw the line in place, like `\r` (spinners).
 const REDRAW = /\u001b\[(?:2K|1?G)/g;
 
-function clean(raw: string): string {
+/** One raw line as the fingerprint reads it: escapes, redraws, pid prefixes and timestamps gone. */
+export function clean(raw: string): string {
   let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   // Escapes first, then the cut: with one colour escape per character (biome, rolldown) the
   // visible text is a tenth of the raw line.
@@ -74,24 +75,6 @@ function clean(raw: string): string {
   s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
   return s.replace(/\s+$/, '');
-}
-
-/**
- * Splits output into cleaned lines. Outputs longer than HEAD_LINES + TAIL_LINES keep only
- * their head and tail (line numbers still refer to the original input).
- */
-export function toLines(output: string): Line[] {
-  const raw = output.split('\n');
-  if (raw.length > 0 && raw[raw.length - 1] === '') raw.pop();
-  const out: Line[] = [];
-  const n = raw.length;
-  if (n <= HEAD_LINES + TAIL_LINES) {
-    for (let i = 0; i < n; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
-    return markStacks(out);
-  }
-  for (let i = 0; i < HEAD_LINES; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
-  for (let i = n - TAIL_LINES; i < n; i++) out.push({ text: clean(raw[i]!), no: i + 1 });
-  return markStacks(out);
 }
 
 /** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`. */

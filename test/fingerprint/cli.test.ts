@@ -25,6 +25,14 @@ describe('ralf fingerprint', () => {
     expect(JSON.parse(String(r.stdout))).toEqual({ fingerprint: expected, line: 1, tool: 'tsc', failing_units: [expected] });
   });
 
+  it('reads a long stdin whole: the first error in the middle of 30 MB is found', async () => {
+    const noise = (n: number) => Array.from({ length: n }, (_, i) => `INFO worker ${i} processed item ${i} in ${i % 90}ms`).join('\n');
+    const input = `${noise(300_000)}\nsrc/cart.ts(19,32): error TS2339: Property 'discount' does not exist on type 'Cart'.\n${noise(300_000)}\n`;
+    const r = await runCli(['fingerprint', '--json'], { stdin: 'pipe', input });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toMatchObject({ fingerprint: expected, line: 300_001 });
+  });
+
   it('empty input gives "(no output)"', async () => {
     const r = await runCli(['fingerprint', '--json'], { stdin: 'pipe', input: '' });
     expect(r.exitCode).toBe(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basename, looksLikePath, normalizeName, normalizeValues, stripLogPrefix, truncate } from '../../src/fingerprint/normalize.js';
-import { stripAnsi, toLines, HEAD_LINES, TAIL_LINES } from '../../src/fingerprint/lines.js';
+import { stripAnsi, HEAD_LINES, TAIL_LINES } from '../../src/fingerprint/lines.js';
+import { toLines } from '../../src/fingerprint/scan.js';
 
 describe('normalizeValues: each dynamic-value category', () => {
   it.each([
@@ -143,8 +144,10 @@ describe('input cleaning', () => {
     const n = HEAD_LINES + TAIL_LINES + 1000;
     const text = Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
     const lines = toLines(text);
-    expect(lines).toHaveLength(HEAD_LINES + TAIL_LINES);
-    expect(lines[HEAD_LINES]!.no).toBe(n - TAIL_LINES + 1);
+    // Head, one blank line where the (error-free) middle was dropped, tail.
+    expect(lines).toHaveLength(HEAD_LINES + 1 + TAIL_LINES);
+    expect(lines[HEAD_LINES]!.text).toBe('');
+    expect(lines[HEAD_LINES + 1]!.no).toBe(n - TAIL_LINES + 1);
     expect(lines[lines.length - 1]!.text).toBe(`line ${n}`);
   });
 });
