@@ -30,6 +30,14 @@ export interface RunChecksLike {
   onCheckStart?: (index: number, check: Check, total: number) => void;
   /** Called with each shell check's process group id when it starts. */
   onSpawn?: (pgid: number) => void;
+  /** Every output chunk of check `index` as it arrives. */
+  onOutput?: (index: number, chunk: Buffer) => void;
+}
+
+/** A streamed scan of one check's whole output (src/fingerprint/scan.ts), fingerprinted at the end. */
+export interface OutputScanLike {
+  push(chunk: Buffer): void;
+  result(options: { exitCode: number | null }): { fingerprint: string | null; failing_units: string[] };
 }
 
 /** Changes not attributed to this loop's agent (src/git/task-diff.ts `DiffIgnore`). */
@@ -73,6 +81,8 @@ export interface EngineDeps {
   runChecks(checks: Check[], options: RunChecksLike): Promise<RawCheck[]>;
   /** The failure's normalized fingerprint and the SET of failing units it names (tests, else diagnostics). */
   fingerprint(output: string, options: { exitCode: number | null }): { fingerprint: string | null; failing_units: string[] };
+  /** Optional: scan each check's whole output as it streams (else its kept head/tail is fingerprinted). */
+  scanOutput?(): OutputScanLike;
   git: GitDeps;
 }
 
@@ -98,6 +108,7 @@ export function defaultDeps(): Promise<EngineDeps> {
       planning,
       runChecks: (checks, o) => verify.runChecks(checks, o),
       fingerprint: (output, o) => fp.fingerprint(output, o),
+      scanOutput: () => fp.scanForFingerprint(),
       git: git.gitDeps,
     } satisfies EngineDeps;
   })();

@@ -16,7 +16,7 @@ import { describeCheck } from '../verify/describe.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
-import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type RawCheck } from './deps.js';
+import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type OutputScanLike, type RawCheck } from './deps.js';
 import type { Decision, LoopContext } from './events.js';
 import { isFinal } from './loop-state.js';
 import { projectRootForPlan } from './paths.js';
@@ -314,6 +314,13 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const startedAt = now();
   const t0 = monotonicMs();
   let raw: RawCheck[];
+  // The fingerprint reads each check's whole output as it streams, not only the kept head/tail.
+  const scans = new Map<number, OutputScanLike>();
+  const scanOf = (index: number): OutputScanLike => {
+    let scan = scans.get(index);
+    if (!scan) scans.set(index, (scan = deps.scanOutput!()));
+    return scan;
+  };
   if (reuse) {
     raw = pending.checks.map((c) => ({ ...c }));
   } else {
@@ -325,6 +332,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
         timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
         stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
         onSpawn: (pgid) => ledger.add(pgid),
+        ...(deps.scanOutput ? { onOutput: (index: number, chunk: Buffer) => scanOf(index).push(chunk) } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
       });
@@ -334,7 +342,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   }
   const durationMs = reuse ? 0 : Math.round(monotonicMs() - t0);
   mark('checks');
-  const checks = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c));
+  const checks = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c, scans.get(c.index)));
   mark('fingerprint');
 
   if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
@@ -424,10 +432,11 @@ function earliestTaskStart(state: PlanState | null): string | null {
   return loops[0]?.start_ref ?? null;
 }
 
-function withFingerprint(deps: EngineDeps, raw: RawCheck): CheckResult {
+function withFingerprint(deps: EngineDeps, raw: RawCheck, scan: OutputScanLike | undefined): CheckResult {
   const { interrupted: _i, output_bytes: _b, ...c } = raw;
   if (c.passed || c.skipped) return { ...c, fingerprint: null };
-  const analysed = deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
+  // The scan saw every byte the check wrote; without one (file checks, spawn errors) the kept output is read.
+  const analysed = scan && raw.output_bytes ? scan.result({ exitCode: c.exit_code }) : deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
   let fp = analysed.fingerprint;
   if (c.timed_out) fp = `timed out: ${fp ?? c.command}`;
   // The set of failing units (tests, else distinct diagnostics): the delta compares these sets.

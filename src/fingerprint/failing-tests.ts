@@ -39,7 +39,11 @@ function sortedNames(raw: string[]): string[] {
 
 /** Failing test names recognisable in vitest/jest/pytest/go/cargo/TAP/node/mocha-ish output. */
 export function failingTests(output: string): string[] {
-  const lines = toLines(output);
+  return failingTestsInLines(toLines(output));
+}
+
+/** `failingTests` of lines already read (by `OutputScanner`). */
+export function failingTestsInLines(lines: Line[]): string[] {
   const units = failureUnits(lines);
   return sortedNames(units.length > 0 ? units.map((u) => u.name) : markerNames(lines));
 }

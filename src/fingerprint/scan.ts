@@ -20,6 +20,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { HEAD_LINES, MAX_RAW_LINE_CHARS, TAIL_LINES, clean, markStacks, type Line } from './lines.js';
 import { classifyLine } from './noise.js';
 import { SCORE_WEAK, errorScore } from './signals.js';
+import { fingerprintLines } from './fingerprint.js';
 
 /** Raw characters the tail keeps at most (a tail of 2000 huge lines must not cost gigabytes). */
 export const TAIL_CHARS = 4 * 1024 * 1024;
@@ -160,4 +161,22 @@ export function toLines(output: string): Line[] {
   const scanner = new OutputScanner();
   scanner.push(output);
   return scanner.lines();
+}
+
+/**
+ * A scan to feed a check's output to as it streams; `result` fingerprints what it kept
+ * (the verify's hook: src/engine/deps.ts `scanOutput`).
+ */
+export function scanForFingerprint(): {
+  push(chunk: Uint8Array | string): void;
+  result(options: { exitCode: number | null }): { fingerprint: string; failing_units: string[] };
+} {
+  const scanner = new OutputScanner();
+  return {
+    push: (chunk) => scanner.push(chunk),
+    result: (options) => {
+      const r = fingerprintLines(scanner.lines(), options);
+      return { fingerprint: r.fingerprint, failing_units: r.failing_units };
+    },
+  };
 }

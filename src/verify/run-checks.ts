@@ -37,6 +37,8 @@ export interface RunChecksOptions {
   killGraceMs?: number;
   /** How long to wait for output to close after the shell exited (daemons). Default 1500 ms. */
   exitGraceMs?: number;
+  /** Every output chunk of check `index` as it arrives (see RunCommandOptions.onOutput). */
+  onOutput?: ((index: number, chunk: Buffer) => void) | undefined;
 }
 
 export const DEFAULT_HEAD_BYTES = 16 * 1024;
@@ -139,6 +141,7 @@ async function runOne(
     killGraceMs: options.killGraceMs,
     exitGraceMs: options.exitGraceMs,
     onSpawn: options.onSpawn,
+    onOutput: options.onOutput ? (chunk) => options.onOutput!(index, chunk) : undefined,
   });
   const passed = outcome.exit_code === 0 && !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
   return {

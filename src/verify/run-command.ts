@@ -18,6 +18,8 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Called with the check's process group id once its shell started (see orphan-checks.ts). */
   onSpawn?: ((pgid: number) => void) | undefined;
+  /** Every chunk of output as it arrives (the fingerprint scans the whole output, not the kept head/tail). */
+  onOutput?: ((chunk: Buffer) => void) | undefined;
   /** Between SIGTERM and SIGKILL when killing the tree. Default 2000. */
   killGraceMs?: number;
   /**
@@ -162,7 +164,10 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     for (const pipe of [subprocess.stdout, subprocess.stderr]) {
       if (!pipe) continue;
       openPipes++;
-      pipe.on('data', (chunk: Buffer) => output.push(chunk));
+      pipe.on('data', (chunk: Buffer) => {
+        output.push(chunk);
+        options.onOutput?.(chunk);
+      });
       pipe.on('error', () => {
         /* read errors end the stream; the exit status is what counts */
       });
