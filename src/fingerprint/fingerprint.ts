@@ -49,7 +49,7 @@ import {
   SCORE_LOCATED,
   SCORE_STRONG,
   SCORE_WRAPPER,
-  errorScore,
+  lineScore,
   isTracebackStart,
   isWrapper,
   parseDiagnostic,
@@ -141,7 +141,7 @@ function detailsEnd(lines: Line[], index: number): number {
     const t = lines[j]!.text;
     const kind = lineKind(lines[j]!);
     if (kind === 'frame') continue;
-    if (kind === 'text' && /^\S/.test(t) && errorScore(t) >= SCORE_LOCATED) break;
+    if (kind === 'text' && /^\S/.test(t) && lineScore(lines[j]!) >= SCORE_LOCATED) break;
     budget--;
   }
   return j;
@@ -198,7 +198,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
       continue;
     }
     if (lineKind(lines[i]!) !== 'text') continue;
-    const s = errorScore(text);
+    const s = lineScore(lines[i]!);
     // Earliest wins a tie, unless it only says that something failed and a later line of
     // the same strength says what (`✗ Build failed in 204ms` … `Could not resolve './x.js'`).
     if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text))) {
@@ -258,7 +258,7 @@ function followUp(lines: Line[], index: number, primary: string): string {
     const t = lines[j]!.text;
     if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t)) break;
-    if (errorScore(t) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
+    if (lineScore(lines[j]!) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
     out.push(describeLine(lines, j));
     // `Cannot find source file:` → the file is on the next line: follow a chain of colons.
     if (!generic && /:\s*$/.test(t) && want < 3) want++;
@@ -354,7 +354,7 @@ function pointedSource(lines: Line[], index: number): string {
     const t = lines[j]!.text;
     const m = MARKED_EXCERPT.exec(t);
     if (m) return normalizeValues(`at: ${m[1]!.trim()}`);
-    if (j > index + 1 && /^\S/.test(t) && errorScore(t) >= SCORE_LOCATED) break;
+    if (j > index + 1 && /^\S/.test(t) && lineScore(lines[j]!) >= SCORE_LOCATED) break;
   }
   return '';
 }
@@ -420,7 +420,7 @@ function diagnosticUnits(lines: Line[]): string[] {
   const out = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
-    if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || errorScore(t) < SCORE_STRONG) continue;
+    if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_STRONG) continue;
     const diag = parseDiagnostic(lines, i);
     if (!diag || diag.file === null || (diag.severity !== null && !/error/.test(diag.severity))) continue;
     out.add(truncate(stripLogPrefix(normalizeValues(renderDiagnostic(diag))), MAX_LENGTH));

@@ -10,6 +10,10 @@ export interface Line {
   no: number;
   /** A frame of a stack printed under a header (`stack traceback:`, `stacktrace:`, `Stack trace:`). */
   frame?: true;
+  /** Memo of `lineKind` (noise.ts). */
+  kind?: string;
+  /** Memo of `lineScore` (signals.ts). */
+  score?: number;
 }
 
 /** Lines inspected from the start of a huge output (failures are usually reported early)... */
@@ -74,7 +78,14 @@ export function clean(raw: string): string {
   // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
   s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
-  return s.replace(/\s+$/, '');
+  s = s.replace(/\s+$/, '');
+  // A short piece cut from a huge line would keep the whole line alive (V8 slices share it).
+  return raw.length > MAX_LINE_CHARS ? flat(s) : s;
+}
+
+/** A copy of `s` that does not share the memory of the string it was sliced from. */
+export function flat(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`. */

@@ -137,7 +137,8 @@ const LEVEL_TAG = /^\s*\[(?:error|warn|warning|info|debug|ERROR|WARN|WARNING|INF
 
 /** The kind of one line of `toLines`: a marked stack frame, else what its text says. */
 export function lineKind(line: Line): LineKind {
-  return line.frame ? 'frame' : classifyLine(line.text);
+  if (line.frame) return 'frame';
+  return (line.kind ??= classifyLine(line.text)) as LineKind;
 }
 
 /** Classifies one cleaned line (ANSI already stripped). */

@@ -17,7 +17,7 @@
  * carries an error word.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { HEAD_LINES, MAX_RAW_LINE_CHARS, TAIL_LINES, clean, markStacks, type Line } from './lines.js';
+import { HEAD_LINES, MAX_LINE_CHARS, MAX_RAW_LINE_CHARS, TAIL_LINES, clean, flat, markStacks, type Line } from './lines.js';
 import { classifyLine } from './noise.js';
 import { SCORE_WEAK, errorScore } from './signals.js';
 import { fingerprintLines } from './fingerprint.js';
@@ -99,7 +99,7 @@ export class OutputScanner {
   private append(piece: string): void {
     if (this.skipping || piece === '') return;
     if (this.partial.length + piece.length > MAX_RAW_LINE_CHARS) {
-      this.partial += piece.slice(0, MAX_RAW_LINE_CHARS - this.partial.length);
+      this.partial = flat(this.partial + piece.slice(0, MAX_RAW_LINE_CHARS - this.partial.length));
       this.skipping = true;
     } else {
       this.partial += piece;
@@ -119,9 +119,11 @@ export class OutputScanner {
       }
     }
     if (MAYBE_ERROR.test(raw)) this.consider(raw, no);
-    this.recent.push({ raw, no });
+    // A long line is copied once: kept as a slice, it would keep its whole chunk alive.
+    const kept = raw.length > MAX_LINE_CHARS ? flat(raw) : raw;
+    this.recent.push({ raw: kept, no });
     if (this.recent.length > BEFORE) this.recent.shift();
-    this.tail.push({ raw, no });
+    this.tail.push({ raw: kept, no });
     this.tailChars += raw.length;
     while (this.tail.length - this.tailStart > TAIL_LINES || (this.tailChars > TAIL_CHARS && this.tail.length - this.tailStart > 1)) {
       this.tailChars -= this.tail[this.tailStart]!.raw.length;

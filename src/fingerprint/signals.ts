@@ -130,6 +130,11 @@ export function errorScore(text: string): number {
   return Math.min(s, 30);
 }
 
+/** `errorScore` of one line of `toLines`, computed once. */
+export function lineScore(line: Line): number {
+  return (line.score ??= errorScore(line.text));
+}
+
 /** True for generic "something above failed" lines. */
 export function isWrapper(text: string): boolean {
   const t = splitLogPrefix(text.trim()).rest.trim();
