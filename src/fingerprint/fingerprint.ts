@@ -204,7 +204,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
     if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text))) {
       index = i;
       score = s;
-      genericBest = saysOnlyThatItFailed(text) && FAILURE_WORD.test(text);
+      genericBest = FAILURE_WORD.test(text) && saysOnlyThatItFailed(text);
     }
   }
   return { index, score };
@@ -418,12 +418,17 @@ const MAX_UNITS = 500;
  */
 function diagnosticUnits(lines: Line[]): string[] {
   const out = new Set<string>();
+  const seen = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
     if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_STRONG) continue;
     const diag = parseDiagnostic(lines, i);
     if (!diag || diag.file === null || (diag.severity !== null && !/error/.test(diag.severity))) continue;
-    out.add(truncate(stripLogPrefix(normalizeValues(renderDiagnostic(diag))), MAX_LENGTH));
+    // Runners often print the same diagnostic twice (a list, then a summary): normalise it once.
+    const rendered = renderDiagnostic(diag);
+    if (seen.has(rendered)) continue;
+    seen.add(rendered);
+    out.add(truncate(stripLogPrefix(normalizeValues(rendered)), MAX_LENGTH));
   }
   return [...out];
 }

@@ -76,7 +76,7 @@ export function clean(raw: string): string {
   // convention): one glyph per meaning, so colour or a TTY does not change the line.
   if (/[×√‼]|^\s+i /.test(s)) s = s.replace(/×/g, '✖').replace(/√/g, '✔').replace(/‼/g, '⚠').replace(/^(\s+)i (?=\S)/, '$1ℹ ');
   // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
-  s = s.replace(TRAILING_RULE, '');
+  if (/[━─═]{4}/.test(s)) s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
   s = s.replace(/\s+$/, '');
   // A short piece cut from a huge line would keep the whole line alive (V8 slices share it).
