@@ -8,7 +8,8 @@
  * not), the environment that selects the host/config dir, the flags, and the ralf build. Any difference is a miss; a corrupt or unreadable cache is a miss. It is a
  * pure optimisation: deleting it is always safe.
  */
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { hostSelectingEnvKeys } from '../hosts/select-host.js';
@@ -108,7 +109,7 @@ export function writePlanCache(projectRoot: string, planId: string, value: Cache
   const plan: Plan = { ...value.plan, tasks: value.plan.tasks.map((t) => ({ ...t, elements: {} })) };
   const file: CacheFile = { format: FORMAT, key: keyOf(inputs), files, effective: value.effective, plan, checkTimeoutSeconds: value.checkTimeoutSeconds };
   try {
-    mkdirSync(join(projectRoot, STATE_DIR), { recursive: true });
+    ensureStateDir(projectRoot);
     writeFileAtomic(cachePath(projectRoot, planId), JSON.stringify(file));
   } catch {
     /* a cache that cannot be written is just a miss next time */

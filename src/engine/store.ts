@@ -6,7 +6,9 @@
  * A crash (kill -9) at any point leaves the old or the new JSON, never a mix; a torn last
  * log line is skipped by readers and fenced off by the next append.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, readdirSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensureStateDir } from '../fs/inside-project.js';
+import { closeSync, existsSync, fstatSync, lstatSync, realpathSync, openSync, readSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeStderr } from '../cli/output.js';
 import { RalfError } from '../errors.js';
@@ -41,7 +43,20 @@ export interface LogEntry {
 }
 
 function invalid(path: string, message: string, hint: string): RalfError {
-  return new RalfError('state_invalid', `${path}: ${message}`, { problems: [{ file: path, message, hint }] });
+  return new RalfError('state_invalid', `${path}: ${message}`, { problems: [{ file: path, message, hint: behindLink(path) ?? hint }] });
+}
+
+/** For a state file reached through a symbolic link, a hint that never says "delete" (that would delete the link's target). */
+function behindLink(path: string): string | null {
+  let real: string;
+  try {
+    const linked = [path, dirname(path), dirname(dirname(path))].some((p) => lstatSync(p).isSymbolicLink());
+    if (!linked) return null;
+    real = realpathSync(path);
+  } catch {
+    return null;
+  }
+  return `${path} is reached through a symbolic link (it is ${real}); ralf keeps its state in real files inside the project. Move the link aside (mv) and run again; ${real} itself is left as it is.`;
 }
 
 /** Parses and checks a state file's text (no zod on this path: `ralf status` must start fast). */
@@ -76,7 +91,7 @@ export function readPlanStateFile(path: string): PlanState | null {
 
 export function writePlanState(projectRoot: string, state: PlanState): void {
   const paths = statePaths(projectRoot, state.plan_id);
-  mkdirSync(paths.dir, { recursive: true });
+  ensureStateDir(projectRoot);
   writeFileAtomic(paths.state, `${JSON.stringify(state, null, 2)}\n`);
 }
 
@@ -86,7 +101,7 @@ export function writePlanState(projectRoot: string, state: PlanState): void {
  */
 export function appendLog(projectRoot: string, planId: string, entry: LogEntry): void {
   const paths = statePaths(projectRoot, planId);
-  mkdirSync(paths.dir, { recursive: true });
+  ensureStateDir(projectRoot);
   const fd = openSync(paths.log, 'a+');
   try {
     const size = fstatSync(fd).size;
@@ -139,7 +154,7 @@ export const LOCK_WAIT_MS = 30_000;
 /** Runs `fn` holding the plan's lock (the read-modify-write of state happens inside). */
 export function withPlanLock<T>(projectRoot: string, planId: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
   const paths = statePaths(projectRoot, planId);
-  mkdirSync(paths.dir, { recursive: true });
+  ensureStateDir(projectRoot);
   const lock = acquireLock(paths.lock, { waitMs });
   try {
     return fn();

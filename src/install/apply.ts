@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { deadWriterTemps, writeFileAtomic } from '../fs/atomic-write.js';
+import { refuseLinkOutside } from '../fs/inside-project.js';
 import { serializeManifest } from './manifest.js';
 import { absPath } from './snapshot.js';
 import { MANIFEST_REL, RALF_DIR, type DirOp, type InstallPlan, type TargetResult, type UninstallPlan } from './types.js';
@@ -18,8 +19,14 @@ export interface ApplyContext {
   commands: string[];
 }
 
+/** Every path the plan writes or removes, checked for a symbolic link out of the config dir (exit 2, nothing done). */
+function refuseLinksOut(root: string, rels: string[]): void {
+  for (const rel of rels) refuseLinkOutside(root, absPath(root, rel), 'installed files');
+}
+
 export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult {
   const { root } = plan.target;
+  refuseLinksOut(root, [...plan.mkdirs, ...plan.files.flatMap((f) => [f.rel, ...(f.backup ? [f.backup] : [])]), MANIFEST_REL]);
   const dirs: DirOp[] = [...plan.mkparents.map((p) => ({ rel: relative(root, p).split(sep).join('/'), action: 'created' as const })), ...plan.mkdirs.map((rel) => ({ rel, action: 'created' as const }))];
   if (!ctx.dryRun) {
     // The root may need parents too (a fresh ~/.config); the plan recorded which. The root
@@ -60,6 +67,7 @@ function removeDeadTemps(path: string): void {
 
 export function applyUninstall(plan: UninstallPlan, ctx: ApplyContext): TargetResult {
   const { root } = plan.target;
+  refuseLinksOut(root, [...plan.files.flatMap((f) => [f.rel, ...(f.backup ? [f.backup] : [])]), MANIFEST_REL]);
   const gone = new Set<string>(); // absolute paths removed (or, in a dry run, that would be)
   if (!ctx.dryRun) {
     for (const f of plan.files) {

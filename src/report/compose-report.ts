@@ -6,6 +6,7 @@ import type { PlanState } from '../engine/types.js';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { ConcurrentChangeError, writeFileAtomic } from '../fs/atomic-write.js';
+import { refuseLinkOutside } from '../fs/inside-project.js';
 import type { Plan } from '../plan/model.js';
 import { buildLoopReport, REPORT_HEADING } from './build-report.js';
 import { displaySource } from './config-values.js';
@@ -17,6 +18,8 @@ import { upsertSection, type UpsertResult } from './upsert-section.js';
 
 export interface ComposedReport {
   summaryPath: string;
+  /** The plan's project (writes never go through a link out of it); null outside a project. */
+  projectRoot: string | null;
   /** The SUMMARY.md text before; null when the file does not exist. */
   original: string | null;
   section: string;
@@ -58,9 +61,9 @@ export function composeLoopReport(args: {
   };
   const section = stringifyMarkdown(buildLoopReport(input));
   const original = readSummaryText(args.summaryPath);
-  if (original === null && !args.create) return { summaryPath: args.summaryPath, original, section, input, state, stateFile, result: null, action: 'missing' };
+  if (original === null && !args.create) return { summaryPath: args.summaryPath, projectRoot, original, section, input, state, stateFile, result: null, action: 'missing' };
   const result = upsertSection(original ?? minimalSummary(plan.id, null), section, args.summaryPath, REPORT_HEADING);
-  return { summaryPath: args.summaryPath, original, section, input, state, stateFile, result, action: original === null ? 'created' : result.action };
+  return { summaryPath: args.summaryPath, projectRoot, original, section, input, state, stateFile, result, action: original === null ? 'created' : result.action };
 }
 
 /**
@@ -70,6 +73,7 @@ export function composeLoopReport(args: {
  */
 export function writeComposedReport(report: ComposedReport): void {
   if (!report.result || report.action === 'unchanged' || report.action === 'missing') return;
+  if (report.projectRoot) refuseLinkOutside(report.projectRoot, report.summaryPath, 'the Loop Report');
   writeFileAtomic(report.original === null ? report.summaryPath : realpathSync(report.summaryPath), report.result.text, { unchangedFrom: report.original });
 }
 

@@ -30,6 +30,7 @@ import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
 import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
 import { commitMessage, insideGit, type RevertResult } from './git-ops.js';
 import { IterationSnapshots } from './iteration-snapshots.js';
+import { ensureStateDir } from '../fs/inside-project.js';
 import { buildPrompt, type PromptInput } from './prompt.js';
 import { displayTaskName } from '../report/format.js';
 import { writeLoopReport } from './report.js';
@@ -177,6 +178,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     iteration_timeout_ms: o.iterationTimeoutMs,
     commit: o.commit,
   });
+  // Refused before anything runs (exit 2): state, logs and ledgers must not land outside the project.
+  ensureStateDir(root, 'run');
   if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
   if (o.budgets.max_tokens !== null && o.agent.kind === 'command') {
     emitRaw({ type: 'warning', message: `token budget ${o.budgets.max_tokens}: only tokens the agent reports are counted, and "${o.agent.label}" is a command: unless it prints Claude Code stream-json or OpenCode json events, nothing is counted and the budget never stops the run (use --agent claude or --agent opencode, or --duration)` });

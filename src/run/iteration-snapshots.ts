@@ -13,7 +13,8 @@
  * measure is reported, and its files are left as they are: changes since then cannot be
  * told apart from the user's.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { processAlive } from '../fs/process-alive.js';
@@ -181,7 +182,7 @@ export class IterationSnapshots {
   }
 
   private write(ledger: TouchLedger): void {
-    mkdirSync(runDir(this.root), { recursive: true });
+    ensureStateDir(this.root, 'run');
     writeFileAtomic(this.path, `${JSON.stringify(ledger, null, 2)}\n`);
   }
 }

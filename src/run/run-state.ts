@@ -5,7 +5,8 @@
  * (`--resume-signal`), and the tasks that ran once without the loop or were committed.
  * Written atomically; a missing or unreadable file means "nothing remembered".
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 
@@ -46,6 +47,6 @@ export function readRunMemory(projectRoot: string, planId: string): RunMemory {
 }
 
 export function writeRunMemory(projectRoot: string, memory: RunMemory): void {
-  mkdirSync(runDir(projectRoot), { recursive: true });
+  ensureStateDir(projectRoot, 'run');
   writeFileAtomic(runMemoryPath(projectRoot, memory.plan_id), `${JSON.stringify(memory, null, 2)}\n`);
 }
