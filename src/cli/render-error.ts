@@ -20,13 +20,19 @@ export function renderError(err: unknown, json: boolean): number {
       if (head !== err.message) lines.push(`  ${head}`);
       if (p.hint) lines.push(`    hint: ${p.hint}`);
     }
-    writeStderr(`${lines.join('\n')}\n`);
+    writeStderr(`${escapeControls(lines.join('\n'))}\n`);
     return err.exitCode;
+  }
+  const git = gitFailure(err);
+  if (git) {
+    if (json) writeStdout(`${JSON.stringify({ error: { kind: 'environment', message: git.message } }, null, 2)}\n`);
+    writeStderr(`${escapeControls(`ralf: ${git.message}\n    hint: ${git.hint}`)}\n`);
+    return ExitCode.internal;
   }
   const io = ioFailure(err);
   if (io) {
     if (json) writeStdout(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
-    writeStderr(`ralf: ${io.message}\n    hint: ${io.hint}\n`);
+    writeStderr(`${escapeControls(`ralf: ${io.message}\n    hint: ${io.hint}`)}\n`);
     return ExitCode.internal;
   }
   const e = err as Error;
@@ -71,4 +77,27 @@ function ioFailure(err: unknown): { code: string; path: string | null; message: 
     message: `cannot ${e.syscall}${where}: ${IO_CODES[e.code]} (${e.code})`,
     hint: 'a problem with the file system, not with ralf: free space or fix the path and its permissions, then run the command again',
   };
+}
+
+/**
+ * Terminal control characters (ESC sequences that recolour, retitle or rewrite the screen)
+ * from user input (config keys, file names, plan text) are shown escaped, never sent raw.
+ * Newlines and tabs stay.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
+ * git missing from PATH, or a git command that failed (a repository git refuses: dubious
+ * ownership, corruption, a lock): an environment problem with git's own words, not a bug.
+ * Matched by name: each dist/ bundle has its own copy of the GitError class.
+ */
+function gitFailure(err: unknown): { message: string; hint: string } | null {
+  const e = err as Error & { args?: unknown; exitCode?: unknown; stderr?: unknown };
+  if (!e || typeof e !== 'object' || e.name !== 'GitError') return null;
+  if (e.exitCode === null && /ENOENT|not found/i.test(String(e.stderr ?? e.message))) {
+    return { message: 'git is not installed (or not on PATH); ralf needs it inside a git repository', hint: 'install git (e.g. apt-get install git) or put it on PATH, then run the command again' };
+  }
+  return { message: e.message, hint: 'git itself failed on this repository (see its message above); fix that (e.g. `git status` shows it), then run the command again' };
 }

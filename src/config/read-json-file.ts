@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RalfError, lineColumnAt } from '../errors.js';
+import { MiB, readRegularFile } from '../fs/read-regular-file.js';
+import { findDuplicateKey } from './json-duplicate-keys.js';
 
 /** Parses JSON text; a syntax error becomes a RalfError naming the file, line and column. */
 function parseJson(path: string, text: string): unknown {
@@ -16,8 +18,9 @@ function parseJson(path: string, text: string): unknown {
       problems: [{ file: path, line: 1, column: 1, message: 'empty file is not valid JSON', hint: 'Write {} or delete the file.' }],
     });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const message = (err as Error).message;
     const position = /at position (\d+)/.exec(message)?.[1];
@@ -28,6 +31,15 @@ function parseJson(path: string, text: string): unknown {
       problems: [{ file: path, line, column, message: `invalid JSON: ${what}`, hint: 'Fix the JSON syntax (trailing commas and comments are not allowed).' }],
     });
   }
+  const dup = findDuplicateKey(text);
+  if (dup) {
+    const { line, column } = lineColumnAt(text, dup.offset);
+    const first = lineColumnAt(text, dup.firstOffset).line;
+    throw new RalfError('config_invalid', `${path}:${line}:${column}: duplicate key ${JSON.stringify(dup.key)} (also on line ${first})`, {
+      problems: [{ file: path, line, column, key: dup.key, message: `duplicate key (also on line ${first}); JSON keeps only the last one`, hint: 'Keep one of the two entries.' }],
+    });
+  }
+  return value;
 }
 
 /** ralf's config files are JSON; `$import` of any other kind of file is refused, never run. */
@@ -83,6 +95,20 @@ function ownDirectory(): string {
  * error reporting. Returns undefined when the file does not exist. Never writes.
  */
 export function readJsonFile(path: string): { value: unknown } | undefined {
+  // A FIFO (blocks forever), a device or a link to /dev/zero (never ends), a huge file: refused (exit 2) before cosmiconfig reads it.
+  try {
+    if (readRegularFile(path, { maxBytes: 4 * MiB, what: 'config file', kind: 'config_invalid' }) === null) return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return undefined;
+    if (!(err instanceof RalfError) && code !== 'EACCES' && code !== 'EPERM') throw err;
+    if (err instanceof RalfError && err.kind === 'config_invalid' && /is a directory/.test(err.message)) {
+      throw new RalfError('config_invalid', `${path} is a directory, expected a JSON file`, {
+        problems: [{ file: path, message: 'is a directory', hint: 'Remove or rename the directory; config must be a JSON file.' }],
+      });
+    }
+    if (err instanceof RalfError) throw err;
+  }
   explorer ??= createExplorer();
   try {
     const result = explorer.load(path);

@@ -8,7 +8,8 @@
  * not), the environment that selects the host/config dir, the flags, and the ralf build. Any difference is a miss; a corrupt or unreadable cache is a miss. It is a
  * pure optimisation: deleting it is always safe.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -77,7 +78,8 @@ function keyOf(inputs: CacheInputs): string {
 export function readPlanCache(projectRoot: string, planId: string, planPath: string, inputs: CacheInputs): CachedPlan | null {
   let data: CacheFile;
   try {
-    data = JSON.parse(readFileSync(cachePath(projectRoot, planId), 'utf8')) as CacheFile;
+    // Bounded and regular files only: a FIFO or device here is just a miss.
+    data = JSON.parse(readRegularFile(cachePath(projectRoot, planId), { maxBytes: 16 * 1024 * 1024, what: 'plan cache' })?.toString('utf8') ?? 'null') as CacheFile;
   } catch {
     return null;
   }

@@ -76,7 +76,29 @@ export function parsePlanState(text: string, path: string): PlanState {
     });
   }
   if (typeof v.tasks !== 'object' || v.tasks === null || Array.isArray(v.tasks)) throw invalid(path, '`tasks` must be an object', 'Delete the file to start the plan\'s loops over.');
+  for (const [key, loop] of [...Object.entries(v.tasks as Record<string, unknown>).map(([k, l]) => [`tasks.${k}`, l] as const), ['plan', v.plan] as const]) {
+    if (key === 'plan' && (loop === null || loop === undefined)) continue;
+    const wrong = loopShapeProblem(loop);
+    if (wrong) throw invalid(path, `\`${key}${wrong.key ? `.${wrong.key}` : ''}\` ${wrong.message}`, 'The file was edited by hand or by another tool. Put the value back as ralf wrote it (the .jsonl log beside it has the history), or move the file aside to start the plan\'s loops over.');
+  }
   return { ...v, not_looped: Array.isArray(v.not_looped) ? v.not_looped : [], plan: v.plan ?? null } as PlanState;
+}
+
+/**
+ * The fields of a loop the engine and the readers use, with the types they assume: a
+ * hand-edited `"iterations": "3"` is a bad state file (exit 2 naming the key), not a crash.
+ */
+function loopShapeProblem(loop: unknown): { key: string | null; message: string } | null {
+  if (typeof loop !== 'object' || loop === null || Array.isArray(loop)) return { key: null, message: 'must be an object' };
+  const l = loop as Record<string, unknown>;
+  if (typeof l.status !== 'string') return { key: 'status', message: 'must be a string' };
+  if (!Array.isArray(l.iterations)) return { key: 'iterations', message: 'must be a list' };
+  const i = l.iterations.findIndex((it) => typeof it !== 'object' || it === null || Array.isArray(it) || !Array.isArray((it as { checks?: unknown }).checks) || typeof (it as { iteration?: unknown }).iteration !== 'number');
+  if (i !== -1) return { key: `iterations.${i}`, message: 'must be an iteration record (an object with a number `iteration` and a list `checks`)' };
+  if (typeof l.max_iterations !== 'number' || !Number.isFinite(l.max_iterations)) return { key: 'max_iterations', message: 'must be a number' };
+  for (const k of ['fingerprint_streak', 'no_progress_streak', 'total_duration_ms']) if (l[k] !== undefined && typeof l[k] !== 'number') return { key: k, message: 'must be a number' };
+  for (const k of ['stop_reason', 'start_ref', 'started_at', 'updated_at']) if (l[k] !== undefined && l[k] !== null && typeof l[k] !== 'string') return { key: k, message: 'must be a string or null' };
+  return null;
 }
 
 /** The plan's state, or null when none was written yet. */

@@ -92,8 +92,31 @@ export function ensureStateDir(root: string, sub?: string): string {
     refuseLinkOutside(root, dir, 'loop state');
     checkedStateDirs.add(dir);
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirRecursive(dir);
   return dir;
+}
+
+/**
+ * `mkdir -p`, with the real reason when it fails: Node's recursive mkdir reports ENOENT on a
+ * read-only file system (EROFS) and for other failures of a missing parent, so the failing
+ * component is created again on its own to get the error that names it.
+ */
+export function mkdirRecursive(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const parts = resolve(dir).split(sep);
+    for (let i = 2; i <= parts.length; i++) {
+      const prefix = parts.slice(0, i).join(sep);
+      try {
+        lstatSync(prefix);
+      } catch {
+        mkdirSync(prefix); // throws with this component's own error (EROFS, EACCES, ...)
+      }
+    }
+    throw err;
+  }
 }
 
 function shellWord(s: string): string {

@@ -1,4 +1,5 @@
-import { openSync, writeSync, closeSync, readFileSync, unlinkSync, renameSync, statSync } from 'node:fs';
+import { openSync, writeSync, closeSync, unlinkSync, renameSync, statSync } from 'node:fs';
+import { readRegularFile } from './read-regular-file.js';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { processAlive } from './process-alive.js';
@@ -47,11 +48,11 @@ export function acquireLock(path: string, options: LockOptions = {}): Lock {
       }
       closeSync(fd);
       // A stale-lock breaker may have raced us between its read and its unlink: confirm.
-      if (readFileSync(path, 'utf8') === token) {
+      if (readLockFile(path) === token) {
         return {
           release() {
             try {
-              if (readFileSync(path, 'utf8') === token) unlinkSync(path);
+              if (readLockFile(path) === token) unlinkSync(path);
             } catch {
               /* already gone */
             }
@@ -66,7 +67,7 @@ export function acquireLock(path: string, options: LockOptions = {}): Lock {
     if (Date.now() >= deadline) {
       let holder = 'another process';
       try {
-        holder = `process ${readFileSync(path, 'utf8').split(' ')[0]}`;
+        holder = `process ${readLockFile(path).split(' ')[0]}`;
       } catch {
         /* released meanwhile */
       }
@@ -86,13 +87,21 @@ function withPath(err: unknown, path: string): unknown {
   return err;
 }
 
+/** A lock file's text; a FIFO or device planted there is refused (exit 2) instead of blocking the read forever. */
+function readLockFile(path: string): string {
+  const buf = readRegularFile(path, { maxBytes: 4096, what: 'lock file', kind: 'lock_invalid' });
+  if (buf === null) throw Object.assign(new Error(`${path}: no such file`), { code: 'ENOENT' });
+  return buf.toString('utf8');
+}
+
 function breakIfStale(path: string, staleMs: number): void {
   let content: string;
   let mtime: number;
   try {
-    content = readFileSync(path, 'utf8');
+    content = readLockFile(path);
     mtime = statSync(path).mtimeMs;
-  } catch {
+  } catch (err) {
+    if (err instanceof RalfError) throw err;
     return;
   }
   const pid = Number(content.split(' ')[0]);
@@ -106,7 +115,7 @@ function breakIfStale(path: string, staleMs: number): void {
   const aside = `${path}.stale.${process.pid}`;
   try {
     renameSync(path, aside);
-    const moved = readFileSync(aside, 'utf8');
+    const moved = readLockFile(aside);
     if (moved !== content) renameSync(aside, path);
     else unlinkSync(aside);
   } catch {

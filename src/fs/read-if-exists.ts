@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { MiB, readRegularFile } from './read-regular-file.js';
 
-/** A file's text, or null when it does not exist; any other failure is thrown. */
-export function readTextIfExists(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+/**
+ * A file's text, or null when it does not exist; a FIFO, device, directory or a file over
+ * `maxBytes` (default 64 MiB) is refused with exit 2 naming it; any other failure is thrown.
+ */
+export function readTextIfExists(path: string, limits: { maxBytes?: number; what?: string } = {}): string | null {
+  const buf = readRegularFile(path, { maxBytes: limits.maxBytes ?? 64 * MiB, what: limits.what ?? 'file ralf keeps' });
+  return buf === null ? null : buf.toString('utf8');
 }

@@ -55,7 +55,14 @@ function loadYaml(yaml: string, firstLine: number, viaMatter: boolean): { data: 
     return { line, column: (err.mark?.column ?? 0) + 1 };
   };
   try {
-    return { data: run(false), warnings: [] };
+    const data = run(false);
+    // YAML aliases are shared references: a few lines can stand for billions of nodes
+    // ("billion laughs"), which every later walk of the data would expand.
+    if (expandedSize(data) > MAX_EXPANDED_NODES) {
+      const reason = `the YAML expands to more than ${MAX_EXPANDED_NODES} values through aliases (*name); refused`;
+      return { error: { name: 'YAMLException', reason, message: reason, mark: { line: 0, column: 0 } } as unknown as YamlException, line: firstLine, column: 1 };
+    }
+    return { data, warnings: [] };
   } catch (error) {
     const err = error as YamlException;
     if (err.name !== 'YAMLException') throw err;
@@ -70,6 +77,23 @@ function loadYaml(yaml: string, firstLine: number, viaMatter: boolean): { data: 
       return { error: err2, ...at(err2) };
     }
   }
+}
+
+const MAX_EXPANDED_NODES = 100_000;
+
+/** How many values `data` has once every alias is expanded (memoised per shared object; a cycle counts as too many). */
+function expandedSize(data: unknown, memo = new Map<object, number>()): number {
+  if (typeof data !== 'object' || data === null) return 1;
+  const known = memo.get(data);
+  if (known !== undefined) return known;
+  memo.set(data, Infinity); // a cycle back to here is unbounded
+  let n = 1;
+  for (const v of Array.isArray(data) ? data : Object.values(data)) {
+    n += expandedSize(v, memo);
+    if (n > MAX_EXPANDED_NODES) break;
+  }
+  memo.set(data, n);
+  return n;
 }
 
 const DELIMITER = /^---[ \t]*$/;

@@ -7,6 +7,7 @@ import { RalfError, lineColumnAt, type Problem } from '../errors.js';
 import { checkFrontmatterYaml, findFrontmatter } from './frontmatter.js';
 import { locateSection, markSection, START_MARKER_PREFIX, type LeftAlone, type Placement } from './locate-section.js';
 import { parseMarkdownBlocks } from './markdown.js';
+import { checkMarkdownLimits } from './markdown-limits.js';
 import { tailStart } from './tail-start.js';
 
 export interface UpsertResult {
@@ -47,6 +48,7 @@ function locate(text: string, file: string, title: string, warnings: Problem[] |
   const body = text.slice(shift);
   // A marked section's start marker sits on the line before its heading: parse from the top.
   const start = body.includes(START_MARKER_PREFIX) ? 0 : tailStart(body, title);
+  checkMarkdownLimits(text, shift + start, file);
   return locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), title);
 }
 

@@ -13,7 +13,7 @@
  * measure is reported, and its files are left as they are: changes since then cannot be
  * told apart from the user's.
  */
-import { readFileSync } from 'node:fs';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -165,12 +165,13 @@ export class IterationSnapshots {
 
   private read(): TouchLedger {
     const empty: TouchLedger = { version: 1, plan_id: this.planId, tasks: {} };
-    let text: string;
+    let text: string | null;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readTextIfExists(this.path, { what: 'touched-paths ledger' });
     } catch {
-      return empty;
+      text = '';
     }
+    if (text === null) return empty;
     try {
       const v = JSON.parse(text) as Partial<TouchLedger>;
       if (v && typeof v.tasks === 'object' && v.tasks !== null && !Array.isArray(v.tasks)) return { ...empty, tasks: v.tasks };

@@ -5,7 +5,7 @@
  * (`--resume-signal`), and the tasks that ran once without the loop or were committed.
  * Written atomically; a missing or unreadable file means "nothing remembered".
  */
-import { readFileSync } from 'node:fs';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 import { ensureStateDir } from '../fs/inside-project.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -39,7 +39,7 @@ export function agentLogPath(projectRoot: string, planId: string, task: number |
 export function readRunMemory(projectRoot: string, planId: string): RunMemory {
   const empty: RunMemory = { version: 1, plan_id: planId, checkpoints: {}, tasks: {} };
   try {
-    const v = JSON.parse(readFileSync(runMemoryPath(projectRoot, planId), 'utf8')) as Partial<RunMemory>;
+    const v = JSON.parse(readTextIfExists(runMemoryPath(projectRoot, planId), { what: 'run memory' }) ?? '{}') as Partial<RunMemory>;
     return { ...empty, checkpoints: v.checkpoints ?? {}, tasks: v.tasks ?? {} };
   } catch {
     return empty;

@@ -10,6 +10,7 @@
  * be reused by an unrelated process: a start time that differs means "not ours", and where
  * start times are unknown only ledgers younger than an hour are acted on.
  */
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../fs/process-alive.js';
@@ -76,7 +77,8 @@ export function reapOrphanChecks(dir: string, now = Date.now()): number[] {
     if (!m || Number(m[1]) === process.pid) continue;
     const file = join(dir, name);
     try {
-      const ledger = parseLedger(readFileSync(file, 'utf8'));
+      // A FIFO or device planted under a ledger's name is skipped, never read (it would block).
+      const ledger = parseLedger(readRegularFile(file, { maxBytes: 1024 * 1024, what: 'check ledger' })?.toString('utf8') ?? '');
       const owner = ledger.ralf ?? { pid: Number(m[1]), start: null };
       if (isAlive(owner.pid, owner.start)) continue; // still running its checks
       const trustable = now - statSync(file).mtimeMs < TRUST_WITHOUT_START_TIME_MS;
