@@ -19,14 +19,17 @@ export async function runVerifyCommand(json: boolean, verify: (signal: AbortSign
   const onSignal = (sig: NodeJS.Signals) => {
     if (!controller.signal.aborted) controller.abort(sig);
   };
+  // SIGHUP too (the terminal closed, an ssh session dropped): the checks must not outlive the verify.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   let outcome: VerifyOutcome;
   try {
     outcome = await verify(controller.signal, !json || isTerminal(2) ? showCheckStart : undefined);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
   if (json) printJson(outcome);
   else printText(renderVerify(outcome, style()));

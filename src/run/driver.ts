@@ -31,6 +31,7 @@ import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, 
 import { commitMessage, insideGit, type RevertResult } from './git-ops.js';
 import { IterationSnapshots } from './iteration-snapshots.js';
 import { ensureStateDir } from '../fs/inside-project.js';
+import { openAgentLedger, reapOrphanAgents } from './agent-ledger.js';
 import { buildPrompt, type PromptInput } from './prompt.js';
 import { displayTaskName } from '../report/format.js';
 import { writeLoopReport } from './report.js';
@@ -142,8 +143,14 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   const now = o.now ?? Date.now;
   const startedAt = now();
   let agentExits = 0;
+  // Each agent's process group is noted while it runs, so a run after a kill -9 of this one reaps it.
+  const agentLedger = openAgentLedger(o.target.projectRoot);
   const emitRaw = (e: RunEventBody) => {
-    if (e.type === 'agent_exit') agentExits++;
+    if (e.type === 'agent_start' && e.pid) agentLedger.add(e.pid);
+    if (e.type === 'agent_exit') {
+      agentExits++;
+      agentLedger.close();
+    }
     o.sink.emit({ ...e, ts: new Date(now()).toISOString(), elapsed_ms: now() - startedAt } as RunEvent);
   };
   const rows: RunSummaryRow[] = [];
@@ -180,6 +187,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   });
   // Refused before anything runs (exit 2): state, logs and ledgers must not land outside the project.
   ensureStateDir(root, 'run');
+  // An agent left running by a run killed with -9 is stopped before this run starts one.
+  for (const pgid of await reapOrphanAgents(root)) emitRaw({ type: 'warning', message: `stopped the agent (process group ${pgid}) of an earlier \`ralf run\` that was killed` });
   if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
   if (o.budgets.max_tokens !== null && o.agent.kind === 'command') {
     emitRaw({ type: 'warning', message: `token budget ${o.budgets.max_tokens}: only tokens the agent reports are counted, and "${o.agent.label}" is a command: unless it prints Claude Code stream-json or OpenCode json events, nothing is counted and the budget never stops the run (use --agent claude or --agent opencode, or --duration)` });

@@ -80,10 +80,12 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
     // gets Node's default behaviour (immediate exit), because the handler is gone.
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     controller.abort(sig);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   try {
     return await runDriver({
       target,
@@ -105,6 +107,7 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
   }
 }
 

@@ -1,16 +1,54 @@
+import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Signals a whole process group (a check's shell and everything it spawned that did
  * not leave the group). The shell is spawned detached, so its pid is the group id.
  * Returns false when the group no longer exists.
  */
 export function signalProcessGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  let signalled = false;
   try {
     process.kill(-pgid, signal);
-    return true;
+    signalled = true;
   } catch {
     // ESRCH: the group is gone. EPERM: not ours any more (pid reused); leave it alone.
+  }
+  // The shell was started detached, so it also leads a new session (sid = pgid): a child that
+  // moved into a process group of its own (`set -m`, setpgid) is still in that session.
+  return signalSession(pgid, signal) || signalled;
+}
+
+/**
+ * Signals every process whose session id is `sid` (Linux /proc; elsewhere nothing). A
+ * `setsid` daemon starts a session of its own and is not touched (documented).
+ */
+function signalSession(sid: number, signal: NodeJS.Signals): boolean {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
     return false;
   }
+  let any = false;
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || pid === sid) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // `pid (comm) state ppid pgrp session ...`; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[3]) !== sid || Number(fields[2]) === sid) continue; // fields[2] = pgrp: the group kill got it
+    try {
+      process.kill(pid, signal);
+      any = true;
+    } catch {
+      /* gone */
+    }
+  }
+  return any;
 }
 
 /** Groups sent SIGTERM whose SIGKILL is still pending; killed for sure when ralf exits. */
