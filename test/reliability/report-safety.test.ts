@@ -115,7 +115,7 @@ describe('ralf report and a concurrent writer', () => {
       const text = read(p);
       // The user's line is never lost; the report is there unless ralf refused (75).
       expect(text, `trial ${trial}`).toContain('the user saved this line');
-      if (r.code === 0) expect(text).toContain(START);
+      // (A save computed from the file before ralf's rename and landing after it replaces the report: the user's editor wins, nothing of the user's is lost.)
       if (text.includes(START)) kept++;
     }
     expect(kept).toBeGreaterThan(0);
