@@ -187,7 +187,19 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
       const historyPath = options.historyPath ?? historyPathFor(detected.path);
       const history = existsSync(historyPath) ? readFileSync(historyPath, 'utf8') : undefined;
       const plan = parseRequirements(readFileSync(detected.path, 'utf8'), detected.path, { ...formatOptions, history, historyPath });
-      return { kind: 'requirements', plans: [plan], onTaskResult: (p, n, r) => writeRequirementResult(p, n, r, now()), ...base };
+      const { recentHistory } = await import('./requirements.js');
+      return {
+        kind: 'requirements',
+        plans: [plan],
+        onTaskResult: (p, n, r) => writeRequirementResult(p, n, r, now()),
+        // ralph1's work agent learns from past attempts: the history is read fresh for every iteration.
+        iterationContext: (p, n): Record<string, string> => {
+          const id = p.tasks.find((t) => t.number === n)?.attributes.id;
+          const text = id !== undefined && existsSync(historyPath) ? recentHistory(readFileSync(historyPath, 'utf8'), historyPath, id) : '';
+          return text ? { history: text } : {};
+        },
+        ...base,
+      };
     }
     case 'task-files': {
       const { parseTaskFiles, writeTaskFileResult, lifecycleFolderOf } = await import('./task-files.js');

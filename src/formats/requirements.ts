@@ -139,6 +139,15 @@ function checkpointGate(value: unknown): string | null {
   return 'human-verify';
 }
 
+/** The last three history entries of a requirement, one line each (pure): what the agent learns from. */
+export function recentHistory(text: string, path: string, requirementId: string): string {
+  return parseHistory(text, path)
+    .entries.filter((e) => e.requirement_id === requirementId)
+    .slice(-3)
+    .map((e) => `${e.timestamp} ${e.success ? 'success' : 'failure'}: ${e.message}`)
+    .join('\n');
+}
+
 /** Parses requirements.json into the plan model (pure). Throws RalfError (exit 2) naming file, key path, line. */
 export function parseRequirements(text: string, path: string, options: RequirementsOptions = {}): Plan {
   const doc = readJsonDocument(text, path, 'requirements_invalid');
@@ -238,7 +247,7 @@ export function historyLine(requirementId: string, result: TaskResult, now: Date
   const message =
     result.verdict === 'pass'
       ? `passed after ${result.iterations} iteration${plural}`
-      : `stopped (${result.stop_reason ?? 'unknown'}) after ${result.iterations} iteration${plural}`;
+      : `stopped (${result.stop_reason ?? 'unknown'}) after ${result.iterations} iteration${plural}${result.detail ? `: ${result.detail.split(/\r?\n/)[0]!.slice(0, 200)}` : ''}`;
   return JSON.stringify({
     timestamp: now.toISOString(),
     requirement_id: requirementId,

@@ -59,6 +59,8 @@ export interface RunTargetInput {
   itemsCarryState?: boolean;
   /** Fraction of max_iterations at which `ralf run` warns (persistence.yaml `warn_threshold`; default 0.8). */
   warnThreshold?: number;
+  /** ralph1: with --duration, stopped items are tried again in later rounds until the time is up. */
+  retryStoppedWhileTimeLeft?: boolean;
   /** Context read fresh for every iteration's prompt (copilot_ralf: AGENTS.md, progress.md learnings). */
   iterationContext?: ((plan: Plan, taskNumber: number) => Record<string, string>) | undefined;
   /** Whether the agent marked its item done in the source itself (copilot_ralf's decision matrix). */
@@ -263,6 +265,27 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (end.halt) halt = end.halt;
     }
 
+    // ralph1: a failed requirement is selected again (with its history) until the duration ends
+    // or none is left. Only with --duration: without a time budget one round is the run.
+    if (o.target.retryStoppedWhileTimeLeft && o.budgets.duration_ms !== null) {
+      let again = plan.tasks.filter((t) => lastOutcome(plan, t.number) === 'stopped');
+      for (let round = 2; !halt && again.length > 0; round++) {
+        if (exhaustedBudget(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens })) break;
+        emitRaw({ type: 'warning', message: `round ${round}: trying ${again.length} stopped requirement${again.length === 1 ? '' : 's'} again (${again.map((t) => t.attributes.id ?? t.number).join(', ')}) while the duration lasts` });
+        for (const task of again) {
+          if (halt) break;
+          const tokensBefore = tokens;
+          const end = await runLoop(plan, task, completed, memory);
+          const loopState = loopOf(readPlanState(root, plan.id), task.number);
+          rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
+          if (end.outcome === 'passed') completed.push({ number: task.number, name: task.name, commit: end.commit });
+          if (end.halt) halt = end.halt;
+        }
+        again = again.filter((t) => lastOutcome(plan, t.number) === 'stopped');
+      }
+      anyStopped = rows.some((r) => r.outcome === 'stopped' && lastOutcome(plan, r.task) === 'stopped');
+    }
+
     // The plan-level loop: once every task is done, for plans it applies to.
     if (!halt && planFinished && plan.plan_decision.decision === 'loop' && cfg.enabled) {
       const tokensBefore = tokens;
@@ -305,6 +328,12 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   emitRaw({ type: 'run_end', exit_code, outcome, reason: result.reason, detail: result.detail, tokens, tasks: rows });
   o.sink.close();
   return result;
+
+  /** The outcome of a task's latest row (a task may run again in a later round). */
+  function lastOutcome(plan: Plan, n: number | null): string | undefined {
+    for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.plan_id === plan.id && rows[i]!.task === n) return rows[i]!.outcome;
+    return undefined;
+  }
 
   // ------------------------------------------------------------------ one task, looped
 

@@ -52,6 +52,7 @@ export async function resolveRunTarget(path: string, planning: PlanningDeps, eff
     markedByAgent: t.markedByAgent,
     writeReports: gsd,
     itemsCarryState: t.kind === 'prd' || t.kind === 'requirements' || t.kind === 'task-files',
+    retryStoppedWhileTimeLeft: t.kind === 'requirements',
     ...(t.limits?.warn_threshold !== undefined ? { warnThreshold: t.limits.warn_threshold } : {}),
     limits: t.limits ?? {},
     inMemoryPlans: gsd ? [] : t.plans,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { git, ofType } from './helpers.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentCalls, agentSaw, commitAll, commitFiles, fakeClaudePath, read, seedProject, seedRun, subjects, write } from './seed-helpers.js';
 
@@ -89,5 +89,16 @@ describe('ralph1: requirements.json + history.jsonl', () => {
     const bad = await seedRun(p, ['--requirements=reqs/requirements.json', '--reasoning=max']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--reasoning: "max" is not a reasoning level/);
+  });
+
+  it('with --duration, selects a failed requirement again (with its history) until it passes or the time is up', async () => {
+    const p = seedProject({ 'requirements.json': file([requirement(1, '`a.txt` says ok'), requirement(2, '`b.txt` says ok')]) });
+    const r = await seedRun(p, ['requirements.json', '--duration=3m'], { SEED_AGENT_FAIL: 'a.txt', SEED_AGENT_FAIL_CALLS: '2' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(ofType(r.events, 'task_end').map((e) => [e.task, e.outcome])).toEqual([[1, 'stopped'], [2, 'passed'], [1, 'passed']]);
+    expect(statuses(read(p, 'requirements.json'))).toEqual([[1, 'done'], [2, 'done']]);
+    expect(history(read(p, 'history.jsonl')).map((h) => [h.requirement_id, h.success])).toEqual([['1', false], ['2', true], ['1', true]]);
+    // The second try sees the first one's failure in its prompt.
+    expect(readFileSync(join(p.logDir, '4.txt'), 'utf8')).toMatch(/failure: stopped \(/);
   });
 });

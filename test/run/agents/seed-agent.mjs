@@ -54,8 +54,10 @@ if (env.SEED_AGENT_BLOCK && files.includes(env.SEED_AGENT_BLOCK)) {
   say('<ralph>BLOCKED</ralph> needs a decision from the product owner');
   process.exit(0);
 }
-for (const f of files) writeFileSync(f, f === env.SEED_AGENT_FAIL ? `wrong ${call}\n` : 'ok\n');
-if (env.SEED_AGENT_MARK && existsSync(env.SEED_AGENT_MARK) && !files.includes(env.SEED_AGENT_FAIL)) {
+// SEED_AGENT_FAIL_CALLS=N: the failing file fails only in the first N calls (an agent that learns).
+const failing = env.SEED_AGENT_FAIL && (!env.SEED_AGENT_FAIL_CALLS || call <= Number(env.SEED_AGENT_FAIL_CALLS)) ? env.SEED_AGENT_FAIL : null;
+for (const f of files) writeFileSync(f, f === failing ? `wrong ${call}\n` : 'ok\n');
+if (env.SEED_AGENT_MARK && existsSync(env.SEED_AGENT_MARK) && !files.includes(failing)) {
   const text = readFileSync(env.SEED_AGENT_MARK, 'utf8');
   const line = text.split('\n').find((l) => l.includes('- [ ]') && files.some((f) => l.includes(f)));
   if (line) writeFileSync(env.SEED_AGENT_MARK, text.replace(line, line.replace('- [ ]', '- [x]')));
