@@ -44,6 +44,8 @@ export interface CheckResult {
   fingerprint: string | null;
   /** Names of failing tests parsed from the output, when recognisable. */
   failing_tests?: string[];
+  /** What the check runner changed or judged beyond the exit status (watch mode off, <fails_when>, a silent green, a masking pipeline). */
+  notes?: string[];
 }
 
 export interface IterationRecord {

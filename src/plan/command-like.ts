@@ -1,31 +1,31 @@
 /**
- * Does a piece of plan text look like a shell command? Plans mention commands in three
+ * Does a piece of plan text read as a shell command? Plans mention commands in three
  * ways, trusted to different degrees:
- * - `explicit`: the whole `<automated>` element is meant to be run;
- * - `code`: inline code or a shell fence, where `npm test` is a command but `src/foo.ts`
- *   and `useState` are not;
- * - `bare`: an unquoted line such as `cargo check passes` or `Build succeeds: npm run build`,
- *   accepted only when it reads as a command and not as a sentence (`make sure ...`,
- *   `test the login flow`, `go to /settings`).
- * A wrong command is worse than a missing one (the loop would retry it until it stops),
- * so unknown shapes stay prose.
+ * - `explicit`: the text of an `<automated>` element is meant to be run, installed or not,
+ *   unless it is a placeholder (`MISSING`, `TBD`) or an English sentence;
+ * - `code`: inline code, where `npm test` is a command but `src/foo.ts` and `useState` are not;
+ * - `bare`: an unquoted line such as `cargo check passes`, accepted only when it reads as a
+ *   command and not as a sentence (`make sure ...`, `test the login flow`, `go to /settings`).
+ *
+ * There is no list of tools: a line is a command when its first shell word RESOLVES — a shell
+ * builtin or keyword, a `./path` or `dir/script.sh`, or a program the injected resolver knows
+ * (PATH and `node_modules/.bin` at the CLI edge, see resolve-programs.ts). A sentence test keeps
+ * prose that starts with a program's name (`make sure`, `test the flow`, `find a way`) prose.
  */
-const EXECUTABLES = new Set(
-  `node npm npx pnpm pnpx yarn bun bunx deno tsx ts-node tsc vitest jest mocha ava playwright cypress eslint prettier biome oxlint stylelint turbo nx lerna
-  python python3 py pip pip3 pytest uv uvx poetry pipenv tox nox mypy ruff black flake8 pylint pyright coverage
-  go gofmt golangci-lint cargo rustc rustup make cmake ctest ninja meson bazel just
-  test [ grep egrep fgrep rg ag ls cat head tail wc find diff cmp stat du sort uniq cut tr sed awk jq yq xargs echo printf true false env cd pushd
-  sh bash zsh fish pwsh powershell cmd timeout
-  curl wget http nc ssh scp rsync
-  git gh docker docker-compose podman kubectl helm terraform ansible
-  java javac mvn gradle gradlew kotlinc sbt lein dotnet msbuild
-  ruby bundle rake rspec rails gem php composer phpunit swift swiftc xcodebuild xcrun pod fastlane flutter dart
-  mix elixir erl rebar3 stack cabal ghc perl lua julia Rscript
-  sqlite3 psql mysql redis-cli mongosh supabase prisma wrangler firebase vercel netlify expo eas`.split(/\s+/),
-);
+import { firstProgram, hasShellSyntax, shellTokens } from './shell-words.js';
 
-/** Commands that make sense without arguments (`make`, `tsc`, `pytest`). */
-const SINGLE_OK = new Set(['make', 'just', 'tsc', 'pytest', 'ls', 'true', 'mypy', 'ruff', 'phpunit', 'rspec', 'vitest', 'jest']);
+/** Whether a program name (no `/`) can be run here: PATH, `node_modules/.bin`, ... */
+export type ProgramResolver = (name: string) => boolean;
+
+/** Resolves nothing but builtins and paths (the pure default; the CLI injects the machine's). */
+export const NO_PROGRAMS: ProgramResolver = () => false;
+
+/** Shell builtins and reserved words (POSIX and bash): they resolve in every shell that runs checks. */
+export const SHELL_BUILTINS = new Set(
+  `[ [[ test true false : . source cd pwd echo printf read set unset export readonly shift exit return eval exec
+  wait sleep kill trap umask ulimit times type command hash alias unalias getopts let local declare typeset pushd popd
+  if then else elif fi for while until do done case esac function select time !`.split(/\s+/),
+);
 
 /** Words that make a bare line a sentence rather than a command. */
 const STOPWORDS = new Set(
@@ -36,96 +36,43 @@ const STOPWORDS = new Set(
   user users browser page screen app button click clicks`.split(/\s+/),
 );
 
-const PLACEHOLDER = /^(?:missing|tbd|todo|n\/?a|none|null|nil|tba|pending|placeholder|fixme|xxx|-+|…|\.{3})(?:\b|$)|^\[[^\]]*\]$|^<[^>]*>$|^\{\{.*\}\}$/i;
+const PLACEHOLDER = /^(?:missing|tbd|todo|n\/?a|none|null|nil|tba|pending|placeholder|fixme|xxx|-+|…|\.{3})(?:\b|$)|^\[(?!\s)[^\]]*\]$|^<[^>]*>$|^\{\{.*\}\}$/i;
 
 /** `MISSING`, `TBD`, `[command]`, `<command>`, `...` and similar stand-ins. */
 export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER.test(text.trim());
 }
 
-/**
- * Shell-ish words: whitespace splits, quotes group (`a "b c"` → 2 words). A linear scan,
- * capped: only the first words matter and real `<automated>` commands run to kilobytes.
- */
+/** Whitespace-separated words with quotes kept together (for the sentence test only). */
 function words(text: string, max = 48): string[] {
-  const out: string[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n && out.length < max) {
-    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
-    if (i >= n) break;
-    let j = i;
-    let quote = '';
-    while (j < n) {
-      const c = text[j]!;
-      if (quote) {
-        if (c === '\\' && quote === '"') j++;
-        else if (c === quote) quote = '';
-      } else if (c === '"' || c === "'") quote = c;
-      else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
-      j++;
-    }
-    out.push(text.slice(i, j));
-    i = j;
-  }
-  return out;
+  return (text.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).slice(0, max);
 }
 
-/** The first word of a line is a known program (cheap pre-check before the full tests). */
-export function startsWithProgram(text: string): boolean {
-  const m = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*\(?([^\s()]+)/.exec(text);
-  if (!m) return false;
-  const w = m[1]!;
-  return EXECUTABLES.has(w) || w.includes('/') || w === 'time';
-}
+const SCRIPT_EXT = /\.(?:sh|bash|zsh|py|rb|pl|ps1|cmd|bat|js|mjs|cjs|ts)$/i;
 
-const ENV_ASSIGN = /^[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'$`]*)$/;
-const SCRIPT_EXT = /\.(?:sh|bash|zsh|py|rb|pl|ps1|cmd|bat)$/i;
-
-function firstCommandWord(tokens: string[]): { index: number; word: string } | null {
-  let i = 0;
-  while (i < tokens.length && (ENV_ASSIGN.test(tokens[i]!) || tokens[i] === '(' || tokens[i] === '!' || tokens[i] === 'time')) i++;
-  if (i >= tokens.length) return null;
-  let word = tokens[i]!;
-  if (word.startsWith('(')) word = word.slice(1);
-  return { index: i, word };
-}
-
-/** A program name the loop may run: a known tool or an explicit script path. */
-function isExecutableWord(word: string, hasArgs: boolean): boolean {
-  if (EXECUTABLES.has(word)) return true;
+/** A program word with a `/`: `./gradlew`, `../bin/x --flag`, `/usr/bin/grep`, `scripts/verify.sh`. */
+function isPathProgram(word: string, hasArgs: boolean): boolean {
   if (/^\.{1,2}\/[^\s]+$/.test(word)) {
     const base = word.slice(word.lastIndexOf('/') + 1);
     if (!base) return false;
-    // `./gradlew`, `./scripts/check.sh`, `../bin/x --flag`; not a bare `../../etc/passwd`.
+    // `../bin/x --flag`, `./scripts/check.sh`; not a bare `../../etc/passwd`.
     if (!hasArgs && /(^|\/)\.\.\//.test(word) && !SCRIPT_EXT.test(base)) return false;
     return hasArgs || !base.includes('.') || SCRIPT_EXT.test(base);
   }
-  if (/^\/[^\s]+$/.test(word)) {
-    const base = word.slice(word.lastIndexOf('/') + 1);
-    return EXECUTABLES.has(base) || /^\/(?:usr|bin|sbin|opt)\//.test(word);
-  }
-  // `scripts/verify.sh`, `bin/check.py`
-  return /^[\w.-]+(?:\/[\w.-]+)+$/.test(word) && SCRIPT_EXT.test(word);
+  if (/^\/[^\s]+$/.test(word)) return /^\/(?:usr\/|bin\/|sbin\/|opt\/)/.test(word);
+  return /^[\w.-]+(?:\/[\w.-]+)+$/.test(word) && SCRIPT_EXT.test(word) && !/\.(?:js|mjs|cjs|ts)$/i.test(word);
 }
 
-const SHELL_SYNTAX = /\|\||&&|[|;]|\$\(|\$\{?[A-Za-z_]|[<>]|^\w+=/;
-
-/** `explicit`: the text of an `<automated>` element. */
-export function looksLikeExplicitCommand(text: string): boolean {
-  const t = text.trim();
-  if (!t || isPlaceholder(t)) return false;
-  const tokens = words(t);
-  const first = firstCommandWord(tokens);
-  if (first && isExecutableWord(first.word, tokens.length > first.index + 1)) return true;
-  if (isCompoundCommand(t)) return true;
-  if (SHELL_SYNTAX.test(t)) return !isSentence(t);
-  // An unknown program with arguments (`godot --headless ...`), but not a sentence.
-  return tokens.length > 1 && /^[\w./-]+$/.test(tokens[0]!) && tokens.slice(1).some((w) => w.startsWith('-')) && !isSentence(t);
+/** Does a program word resolve: builtin/keyword, path, or a program the resolver knows? */
+export function programResolves(program: string, hasArgs: boolean, resolves: ProgramResolver): boolean {
+  if (SHELL_BUILTINS.has(program)) return true;
+  if (program.includes('/')) return isPathProgram(program, hasArgs);
+  if (!/^[\w][\w.+-]*$/.test(program)) return false;
+  return resolves(program);
 }
 
 /** Reads as English: mostly plain words, at least one stopword, no shell syntax. */
-function isSentence(text: string): boolean {
+export function isSentence(text: string): boolean {
   const ws = words(text.replace(/[.,;:!?]+(\s|$)/g, '$1'));
   const plain = ws.filter((w) => /^[A-Za-z][a-z'-]*$/.test(w));
   return ws.length >= 3 && plain.length / ws.length > 0.6 && plain.some((w) => STOPWORDS.has(w.toLowerCase()));
@@ -140,33 +87,58 @@ function isCompoundCommand(text: string): boolean {
   return /^(?:if\s.*;\s*then\s.*\bfi|(?:for|while|until)\s.*;\s*do\s.*\bdone|case\s.*\sin\s.*\besac)\b/s.test(text);
 }
 
-/** `code`: an inline code span or a line of a shell fence. */
-export function looksLikeCodeCommand(text: string): boolean {
+/** Keywords that only make sense as shell when the compound form is complete. */
+const COMPOUND_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'select', 'function', 'time', '!']);
+
+/** `explicit`: the text of an `<automated>` element (one line or a whole script). */
+export function looksLikeExplicitCommand(text: string): boolean {
   const t = text.trim();
-  if (!t || isPlaceholder(t) || /\n/.test(t)) return false;
-  if (isCompoundCommand(t)) return true;
-  if (/(^|[\s=.(/])<[a-z][a-z0-9_-]*>/.test(t)) return false; // `curl https://x.<account>.dev` is a template
-  if (/\[(?:YOUR|your)[_ ]|\{\{|\bYOUR_[A-Z]|(?:^|[^$\w])\{[A-Za-z_][\w-]*\}/.test(t)) return false; // `{file}`, `YOUR_KEY`
-  const tokens = words(t);
-  const first = firstCommandWord(tokens);
-  if (!first) return false;
-  const hasArgs = tokens.length > first.index + 1;
-  if (!isExecutableWord(first.word, hasArgs)) return false;
-  if (!hasArgs && !SINGLE_OK.has(first.word) && !first.word.includes('/')) return false;
-  if ((first.word === 'test' || first.word === '[') && !/^(?:-[a-zA-Z]|!|"|'|\$)/.test(tokens[first.index + 1] ?? '')) return false;
-  return true;
+  if (!t || isPlaceholder(t)) return false;
+  if (isCompoundCommand(t) || /\n/.test(t)) return true;
+  if (hasShellSyntax(t)) return !isSentence(t);
+  // Anything but a sentence: `zig build test` runs whether or not zig is installed here.
+  return !isSentence(t) && /^[\w./$"'[(!{-]/.test(t);
 }
 
-/** `bare`: an unquoted line of prose that may be a command. */
-export function looksLikeBareCommand(text: string): boolean {
+/** The common test of `code` and `bare`: one line whose first word resolves. */
+function resolvedCommand(t: string, resolves: ProgramResolver): { program: string; args: string[] } | null {
+  if (!t || isPlaceholder(t) || /\n/.test(t)) return null;
+  if (/(^|[\s=.(/])<[a-z][a-z0-9_-]*>/.test(t)) return null; // `curl https://x.<account>.dev` is a template
+  if (/\[(?:YOUR|your)[_ ]|\{\{|\bYOUR_[A-Z]|(?:^|[^$\w])\{[A-Za-z_][\w-]*\}/.test(t)) return null; // `{file}`, `YOUR_KEY`
+  if (!shellTokens(t)) return null; // unbalanced quotes: not something a shell would run as meant
+  const first = firstProgram(t.replace(/^\(\s*/, ''));
+  if (!first) return null;
+  if (COMPOUND_KEYWORDS.has(first.program) && !isCompoundCommand(t)) return null;
+  if (!programResolves(first.program, first.args.length > 0, resolves)) return null;
+  return first;
+}
+
+/** `code`: an inline code span (one line). */
+export function looksLikeCodeCommand(text: string, resolves: ProgramResolver = NO_PROGRAMS): boolean {
   const t = text.trim();
-  if (!looksLikeCodeCommand(t)) return false;
-  const tokens = words(t);
-  const first = firstCommandWord(tokens)!;
-  const rest = tokens.slice(first.index + 1).filter((w) => !/^["']/.test(w));
+  if (isCompoundCommand(t)) return true;
+  const first = resolvedCommand(t, resolves);
+  if (!first) return false;
+  // `test` / `[` alone or followed by words is prose (`test the flow`); with an operator it is a test.
+  if ((first.program === 'test' || first.program === '[') && !/^(?:-[a-zA-Z]|!|"|'|\$)/.test(first.args[0] ?? '')) return false;
+  // A bare builtin word without arguments (`cd`, `echo`) is a mention, not a check.
+  if (first.args.length === 0 && SHELL_BUILTINS.has(first.program) && first.program !== 'true' && first.program !== 'false') return false;
+  return !isSentence(t) || hasShellSyntax(t);
+}
+
+/** Program names that are also everyday English verbs (for the one-word-object test above). */
+const ENGLISH_VERBS = new Set(['go', 'find', 'cat', 'head', 'tail', 'sort', 'cut', 'echo', 'env', 'stat', 'open', 'see', 'watch', 'time', 'test', 'run', 'read', 'wait', 'kill', 'type', 'install', 'join', 'look', 'file', 'more', 'less', 'touch', 'split', 'yes', 'host', 'last', 'write']);
+
+/** `bare`: an unquoted line of prose that may be a command. */
+export function looksLikeBareCommand(text: string, resolves: ProgramResolver = NO_PROGRAMS): boolean {
+  const t = text.trim();
+  if (!looksLikeCodeCommand(t, resolves)) return false;
+  const first = firstProgram(t.replace(/^\(\s*/, ''))!;
+  const rest = first.args.filter((w) => !/^["']/.test(w));
   if (rest.some((w) => STOPWORDS.has(w.toLowerCase().replace(/[.,;:!?)]+$/, '')))) return false;
-  // One plain word after an English-looking program name (`make sure`, `go home`) is prose.
-  if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ['go', 'find', 'cat', 'head', 'tail', 'sort', 'cut', 'echo', 'env', 'stat'].includes(first.word)) return false;
+  // `go home`, `find out`, `open settings`: one plain word after a program that is also an
+  // English verb is prose; `cargo check`, `make build`, `npm test` are not verbs-then-object.
+  if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ENGLISH_VERBS.has(first.program)) return false;
   return true;
 }
 

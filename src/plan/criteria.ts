@@ -12,12 +12,14 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isPlaceholder, isProjectPath, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, startsWithProgram } from './command-like.js';
+import { isPlaceholder, isProjectPath, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, type ProgramResolver } from './command-like.js';
+import { hasShellSyntax } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
 export type CriteriaMode = 'verify' | 'done' | 'manual';
 
-const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'console', 'shell-session', 'sh-session', 'terminal', 'cmd', 'bat', 'powershell', 'pwsh', 'ps1', 'ps']);
+/** Fences whose body is a POSIX-shell script (run as one script); `''` only when every line is a command. */
+const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'sh-session', 'terminal']);
 const PROMPT_LANGS = new Set(['console', 'shell-session', 'sh-session', 'terminal']);
 
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/;
@@ -120,7 +122,7 @@ function isNegative(text: string): boolean {
 }
 
 /** Candidate command spellings of a bare line: `Label: cmd`, `Run cmd`, `cmd passes`. */
-function bareCommand(line: string): { command: string; rest: string } | null {
+function bareCommand(line: string, ctx: CriteriaContext): { command: string; rest: string } | null {
   const candidates: Array<{ s: string; label: string }> = [{ s: line, label: '' }];
   const label = /^([^:`$|&;]{1,80}):\s+(.+)$/.exec(line);
   if (label) candidates.push({ s: label[2]!, label: label[1]! });
@@ -134,7 +136,8 @@ function bareCommand(line: string): { command: string; rest: string } | null {
     let rest = c.label;
     const verb = /^(?:then\s+|and\s+)?(?:run|running|execute|exec)\s*:?\s+/i.exec(s);
     if (verb) s = s.slice(verb[0].length);
-    if (!startsWithProgram(s)) continue;
+    const first = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*\(?([^\s()]+)(\s+\S)?/.exec(s);
+    if (!first || !programResolves(first[1]!, first[2] !== undefined, ctx.resolves ?? NO_PROGRAMS)) continue;
     const paren = /\s+\(([^()]*)\)\s*\.?$/.exec(s);
     if (paren && !/[|&;$<>]/.test(paren[1]!)) {
       rest += ` ${paren[1]}`;
@@ -147,7 +150,7 @@ function bareCommand(line: string): { command: string; rest: string } | null {
       s = s.slice(0, t.index);
     }
     s = s.replace(/[.;,]\s*$/, '').trim();
-    if (looksLikeBareCommand(s)) return { command: s, rest };
+    if (looksLikeBareCommand(s, ctx.resolves)) return { command: s, rest };
   }
   return null;
 }
@@ -157,6 +160,10 @@ export interface CriteriaContext {
   /** Element name recorded as the checks' source (verify, done, verification, ...). */
   element: string;
   mode: CriteriaMode;
+  /** Which program names resolve here (PATH, node_modules/.bin); builtins and paths always do. */
+  resolves?: ProgramResolver;
+  /** Inside `<automated>`: a backticked span is a check whether or not its program resolves. */
+  explicit?: boolean;
 }
 
 /** One prose line (outside fences). `raw` is undecoded; `line` is its 1-based file line. */
@@ -195,7 +202,7 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
   const commandSpans: Span[] = [];
   for (const span of spans) {
     const content = decodeEntities(span.content).trim();
-    if (looksLikeCodeCommand(content)) commandSpans.push({ ...span, content });
+    if (ctx.explicit ? looksLikeExplicitCommand(content) && !/\n/.test(content) : looksLikeCodeCommand(content, ctx.resolves)) commandSpans.push({ ...span, content });
   }
   if (commandSpans.length > 0) {
     remainder = '';
@@ -215,7 +222,7 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
     }
     manual = !acceptInline || hasNonFiller(remainder);
   } else if (spans.length === 0) {
-    const bare = bareCommand(decodedLine);
+    const bare = bareCommand(decodedLine, ctx);
     if (bare && !isNeg(decodedLine)) {
       checks.push({ kind: 'command_succeeds', command: bare.command, source });
       remainder = bare.rest;
@@ -230,36 +237,39 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
   return { text: decodedLine, source, checks, named, manual };
 }
 
-/** The logical lines of a shell fence (continuations joined), with their first line. */
-function fenceCommands(body: Array<{ text: string; line: number }>, lang: string): Array<{ command: string; line: number }> {
-  const out: Array<{ command: string; line: number }> = [];
-  const prompt = PROMPT_LANGS.has(lang);
-  let pending: { command: string; line: number } | null = null;
-  for (const { text, line } of body) {
-    let t = decodeEntities(text).trim();
-    if (pending) {
-      pending.command += ` ${t}`;
-      if (!/(?:\\|&&|\|\||\|)$/.test(t)) {
-        out.push(pending);
-        pending = null;
-      }
-      continue;
+/**
+ * The script of a shell fence, as the author would paste it into a terminal: the whole body
+ * (heredocs, `cd`, functions, multi-line `if` intact), with `$ ` prompts stripped and output
+ * lines dropped in session fences (`console`, or a `bash` fence whose commands all carry a
+ * prompt). A fence without a language counts only when every logical line is a command.
+ * Returns null when nothing in it would run.
+ */
+function fenceScript(body: Array<{ text: string; line: number }>, lang: string, resolves: ProgramResolver): { script: string; line: number } | null {
+  const lines = body.map((b) => ({ text: decodeEntities(b.text), line: b.line }));
+  const meaningful = lines.filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
+  if (meaningful.length === 0) return null;
+  const prompted = PROMPT_LANGS.has(lang) || meaningful.every((l) => /^\s*\$\s/.test(l.text));
+  let kept = lines;
+  if (prompted) {
+    kept = [];
+    let continued = false;
+    for (const l of lines) {
+      const t = l.text.trim();
+      if (/^\$\s/.test(t)) kept.push({ text: t.replace(/^\$\s+/, ''), line: l.line });
+      else if (continued && t !== '') kept.push({ text: t.replace(/^>\s?/, ''), line: l.line });
+      else continue;
+      continued = /(?:\\|&&|\|\||\|)\s*$/.test(t) || /<<-?\s*['"]?\w+/.test(t);
     }
-    if (!t || t.startsWith('#') || t.startsWith('//')) continue;
-    if (prompt) {
-      if (!/^[$>]\s/.test(t)) continue; // output, not a command
-    }
-    t = t.replace(/^[$>]\s+/, '');
-    if (/(?:\\|&&|\|\||\|)$/.test(t)) {
-      pending = { command: t, line };
-      continue;
-    }
-    out.push({ command: t, line });
   }
-  if (pending) out.push(pending);
-  return out
-    .map((c) => ({ command: c.command.replace(/\s*\\\s+/g, ' ').replace(/\s*\\$/, '').trim(), line: c.line }))
-    .filter((c) => looksLikeCodeCommand(c.command));
+  while (kept.length > 0 && kept[0]!.text.trim() === '') kept = kept.slice(1);
+  const script = kept.map((l) => l.text).join('\n').replace(/\s+$/, '');
+  if (!script.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) return null;
+  if (lang === '') {
+    // Any language could be in an unlabeled fence: every logical line must read as a command.
+    const logical = script.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    if (!logical.every((l) => looksLikeCodeCommand(l.replace(/\s*(?:&&|\|\||\|)$/, ''), resolves))) return null;
+  }
+  return { script, line: kept[0]!.line };
 }
 
 /**
@@ -287,11 +297,10 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   let fence: { marker: string; lang: string; body: Array<{ text: string; line: number }>; line: number } | null = null;
   const flushFence = () => {
     if (!fence) return;
-    if (ctx.mode !== 'manual' && SHELL_LANGS.has(fence.lang)) {
-      for (const c of fenceCommands(fence.body, fence.lang)) {
-        const source = { element: ctx.element, line: c.line };
-        out.push({ text: c.command, source, checks: [{ kind: 'command_succeeds', command: c.command, source }], named: [], manual: false });
-      }
+    const script = ctx.mode !== 'manual' && SHELL_LANGS.has(fence.lang) ? fenceScript(fence.body, fence.lang, ctx.resolves ?? NO_PROGRAMS) : null;
+    if (script) {
+      const source = { element: ctx.element, line: script.line };
+      out.push({ text: script.script, source, checks: [{ kind: 'command_succeeds', command: script.script, source }], named: [], manual: false });
     }
     fence = null;
   };
@@ -312,41 +321,70 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   return out;
 }
 
-/** The criteria of one `<automated>` element: its content is meant to be run. */
+/** Heredoc terminators opened on a line (`<<'PY'`, `<<-EOF`, `<< "END"`). */
+function heredocs(line: string): string[] {
+  return [...line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][\w]*)\1/g)].map((m) => m[2]!);
+}
+
+/**
+ * The criteria of one `<automated>` element. Its content is meant to be run, as ONE script
+ * (all lines, heredocs and `cd` included), unless it is a placeholder (`MISSING — ...`), a
+ * sentence, or prose that names commands in backticks (each span is then a check, installed
+ * or not). Sentence lines outside heredocs in a multi-line script are criteria of their own.
+ */
 export function automatedCriteria(text: string, start: number, end: number, ctx: CriteriaContext): Criterion[] {
   const raw = text.slice(start, end);
   if (/^\s*(`{3,}|~{3,})/m.test(raw)) return criteriaFromRange(text, start, end, { ...ctx, mode: 'verify' });
-  const out: Criterion[] = [];
-  let line = ctx.lines.lineAt(start);
-  let pending: { command: string; line: number } | null = null;
-  const emit = (command: string, at: number) => {
-    const source = { element: ctx.element, line: at };
-    const t = command.trim();
-    if (!t) return;
-    if (isPlaceholder(t)) {
-      out.push({ text: t, source, checks: [], named: [], manual: true, placeholder: true });
-    } else if (looksLikeExplicitCommand(t)) {
-      out.push({ text: t, source, checks: [{ kind: 'command_succeeds', command: t, source }], named: [], manual: false });
-    } else {
-      const c = lineCriterion(t, at, { ...ctx, mode: 'verify' });
-      if (c) out.push(c);
-    }
-  };
-  for (const rawLine of raw.split('\n')) {
-    const t = decodeEntities(rawLine).trim();
-    if (pending) {
-      pending.command += ` ${t.replace(/\\$/, '')}`;
-      if (!/(?:\\|&&|\|\||\|)$/.test(t)) {
-        emit(pending.command, pending.line);
-        pending = null;
+  const firstLine = ctx.lines.lineAt(start);
+  const rawLines = raw.split('\n');
+  // Where the content starts (its first non-blank line).
+  let lead = 0;
+  while (lead < rawLines.length && rawLines[lead]!.trim() === '') lead++;
+  const body = rawLines.slice(lead).map((l) => decodeEntities(l));
+  const whole = body.join('\n').trim();
+  if (!whole) return [];
+  const at = firstLine + lead;
+  const source = { element: ctx.element, line: at };
+  if (isPlaceholder(whole)) return [{ text: whole.split('\n')[0]!, source, checks: [], named: [], manual: true, placeholder: true }];
+  if (!body.some((l) => /`[^`]+`/.test(l)) || /^\s*[^`\s]/.test(whole) && !isSentence(whole.split('\n')[0]!.replace(/`/g, ''))) {
+    // A script, unless it is prose: split sentence lines (outside heredocs) out as criteria.
+    const out: Criterion[] = [];
+    const script: string[] = [];
+    let open: string[] = [];
+    for (const [i, l] of body.entries()) {
+      const t = l.trim();
+      if (open.length > 0) {
+        script.push(l);
+        if (t === open[0]) open = open.slice(1);
+        continue;
       }
-    } else if (/(?:\\|&&|\|\||\|)$/.test(t)) {
-      pending = { command: t.replace(/\\$/, ''), line };
-    } else {
-      emit(t, line);
+      const continued = i > 0 && /(?:\\|&&|\|\||\|)\s*$/.test(body[i - 1]!.trim());
+      if (!continued && t !== '' && !t.startsWith('#') && isSentence(t) && !hasShellSyntax(t)) {
+        const c = lineCriterion(t, at + i, { ...ctx, mode: 'verify', explicit: true });
+        if (c) out.push(c);
+        script.push('');
+        continue;
+      }
+      script.push(l);
+      open.push(...heredocs(l));
     }
-    line++;
+    const runnable = script.join('\n').trim();
+    if (runnable && looksLikeExplicitCommand(runnable)) {
+      let skip = 0;
+      while (script[skip]!.trim() === '') skip++;
+      const src = { element: ctx.element, line: at + skip };
+      out.unshift({ text: runnable, source: src, checks: [{ kind: 'command_succeeds', command: runnable, source: src }], named: [], manual: false });
+    } else if (runnable) {
+      const c = lineCriterion(runnable, at, { ...ctx, mode: 'verify' });
+      if (c) out.unshift(c);
+    }
+    return out;
   }
-  if (pending) emit(pending.command, pending.line);
+  // Prose naming commands: every backticked span is a check (installed or not).
+  const out: Criterion[] = [];
+  for (const [i, l] of body.entries()) {
+    const c = lineCriterion(l, at + i, { ...ctx, mode: 'verify', explicit: true });
+    if (c) out.push(c);
+  }
   return out;
 }

@@ -11,6 +11,23 @@
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Check, Plan, PlanTask, TaskDecision } from './model.js';
 import type { Criterion, NamedCheckKind, ParsedPlan, ParsedTask } from './parsed.js';
+import { pipelineWarnings } from './pipelines.js';
+
+/**
+ * A `tracker-id` task's content as `gsd_run task resolve-content` gave it (resolved at the
+ * edge, see read.ts): `resolved` replaces the task's PLAN.md criteria; `inline` is GSD's own
+ * `resolved: false` (no resolver for that tracker: the PLAN.md text is the task); anything
+ * else refuses the task, never falling back to the PLAN.md text.
+ */
+export type TrackerResolution = { kind: 'resolved'; criteria: Criterion[] } | { kind: 'inline'; reason: string } | { kind: 'refused'; why: string };
+
+/** What the pure decision needs from the machine, gathered at the edge. */
+export interface DecideContext {
+  /** Environment the checks run in (for user_setup env vars and env-var preconditions). */
+  env?: Record<string, string | undefined>;
+  /** Resolutions by tracker-id. A tracker-id task with no entry is refused (gsd_run unavailable). */
+  trackers?: Map<string, TrackerResolution>;
+}
 
 /** Commands the named criteria run: `ralf_lite.checks.*`, tests falling back to GSD's `workflow.test_command`. */
 export interface ProjectCommands {
@@ -100,8 +117,57 @@ const CHECKPOINT_WHY: Record<string, string> = {
   'checkpoint:human-action': 'a person must act',
 };
 
+const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g;
+const HUMAN_WORDS = /\buser_setup\b|\bhuman\b|\bmanual(?:ly)?\b|\baccount\b|\bdashboard\b|\bsign(?:ed)?[ -]?(?:up|in)\b|\blog(?:ged)?[ -]?in\b|\bcredentials?\b|\bapprov(?:e|ed|al)\b|\bphysical\b/i;
+
+/** Why a `<precondition>` needs a human before the loop may start, or null. */
+function preconditionReason(text: string, env: Record<string, string | undefined>): string | null {
+  const names = [...new Set(text.match(ENV_NAME) ?? [])];
+  if (names.length > 0) {
+    const unset = names.filter((n) => !env[n]);
+    return unset.length > 0 ? `<precondition> "${text}" is not met: ${unset.join(', ')} ${unset.length === 1 ? 'is' : 'are'} not set; a person must provide ${unset.length === 1 ? 'it' : 'them'} first` : null;
+  }
+  return HUMAN_WORDS.test(text) ? `<precondition> "${text}" needs a person to establish it; confirm it is done, then run the task by hand or remove the precondition` : null;
+}
+
+/** A user_setup item as GSD Core writes it (`service`, `why`, `env_vars[]`, `dashboard_config[]`). */
+interface SetupItem {
+  service?: unknown;
+  why?: unknown;
+  env_vars?: unknown;
+  dashboard_config?: unknown;
+}
+
+/** What a person must do before the plan runs: unset user_setup env vars (with their sources), or null. */
+function userSetupReason(fm: ParsedPlan['frontmatter'], env: Record<string, string | undefined>, warnings: string[]): string | null {
+  const items = fm.extra.user_setup;
+  if (!Array.isArray(items) || items.length === 0) return null;
+  const todo: string[] = [];
+  const steps: string[] = [];
+  for (const raw of items as SetupItem[]) {
+    if (typeof raw !== 'object' || raw === null) continue;
+    const service = typeof raw.service === 'string' ? raw.service : 'setup';
+    for (const v of Array.isArray(raw.env_vars) ? raw.env_vars : []) {
+      const name = typeof v === 'object' && v !== null ? (v as { name?: unknown }).name : v;
+      if (typeof name !== 'string' || env[name]) continue;
+      const source = typeof v === 'object' && v !== null && typeof (v as { source?: unknown }).source === 'string' ? ` (${(v as { source: string }).source})` : '';
+      todo.push(`set ${name}${source}`);
+    }
+    for (const d of Array.isArray(raw.dashboard_config) ? raw.dashboard_config : []) {
+      const task = typeof d === 'object' && d !== null ? (d as { task?: unknown }).task : d;
+      if (typeof task === 'string') steps.push(`${service}: ${task}`);
+    }
+  }
+  if (todo.length === 0) {
+    if (steps.length > 0) warnings.push(`user_setup lists steps only a person can do; the loop assumes they are done: ${steps.join('; ')}`);
+    return null;
+  }
+  return `user_setup needs a person first: ${todo.join('; ')}${steps.length > 0 ? `; and ${steps.join('; ')}` : ''}`;
+}
+
 /** Why a task must be left to a human, or null. */
 function humanReason(task: ParsedTask): string | null {
+  if (task.checkpoint_ambiguity) return `${task.checkpoint_ambiguity}; refused as a checkpoint (never wrapped or auto-approved): write one type="checkpoint:..." or one type="auto"`;
   const type = task.type?.toLowerCase() ?? '';
   if (type.startsWith('checkpoint')) {
     return `${task.type} task: ${CHECKPOINT_WHY[type] ?? 'a person must take part'}; never wrapped or auto-approved`;
@@ -117,34 +183,37 @@ function unresolvedHint(r: Resolved): string {
   return parts.length > 0 ? `; ${parts.join('; ')}` : '';
 }
 
-function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig): TaskDecision {
+function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig, before: string | null): TaskDecision {
   const human = humanReason(task);
   if (human) return { decision: 'refuse', reason: human };
+  if (before) return { decision: 'refuse', reason: before };
   if (task.type === null) {
     const id = task.attributes.id !== undefined ? ` id="${task.attributes.id}"` : '';
     return { decision: 'skip', reason: `no type attribute (<task${id}>); only type="auto" tasks are wrapped` };
   }
   if (!config.enabled) return { decision: 'skip', reason: 'loop disabled (ralf_lite.enabled: false); the task runs once without the loop' };
   const type = task.type.toLowerCase();
-  if (type !== 'auto' && type !== 'tdd') return { decision: 'skip', reason: `type="${task.type}" is not a task type the loop wraps (auto${config.apply_to.tdd_tasks ? ', tdd' : ''})` };
+  if (type !== 'auto' && type !== 'tdd' && type !== 'tracer') return { decision: 'skip', reason: `type="${task.type}" is not a task type the loop wraps (auto, tracer${config.apply_to.tdd_tasks ? ', tdd' : ''})` };
   if (task.tdd && !config.apply_to.tdd_tasks) {
     const how = type === 'tdd' ? 'type="tdd"' : 'tdd="true"';
     return { decision: 'skip', reason: `TDD task (${how}) and apply_to.tdd_tasks is false: its RED step must fail first, so it is not retried until green` };
   }
-  if (type === 'auto' && !config.apply_to.auto_tasks) return { decision: 'skip', reason: 'apply_to.auto_tasks is false' };
+  if ((type === 'auto' || type === 'tracer') && !config.apply_to.auto_tasks) return { decision: 'skip', reason: 'apply_to.auto_tasks is false' };
   if (r.checks.length === 0) {
     const where = 'verify' in task.elements ? '<verify>/<done>' : 'the task (it has no <verify>)';
     return { decision: 'skip', reason: `not objectively verifiable: no executable check in ${where}${unresolvedHint(r)}` };
   }
-  const what = task.tdd ? `TDD task (apply_to.tdd_tasks is true)` : `type="auto"`;
+  const what = task.tdd ? `TDD task (apply_to.tdd_tasks is true)` : type === 'tracer' ? 'type="tracer" (looped like auto)' : `type="auto"`;
   return { decision: 'loop', reason: `${what} with ${plural(r.checks.length, 'executable check')} (${summarize(r.checks)})` };
 }
 
-function decidePlanLevel(parsed: ParsedPlan, tasks: PlanTask[], r: Resolved, config: RalfLiteConfig, warnings: string[]): TaskDecision {
+function decidePlanLevel(parsed: ParsedPlan, tasks: PlanTask[], r: Resolved, config: RalfLiteConfig, warnings: string[], setup: string | null): TaskDecision {
   const fm = parsed.frontmatter;
+  if (setup) return { decision: 'refuse', reason: setup };
   const human = tasks.filter((t) => t.decision === 'refuse');
   if (human.length > 0) {
-    const label = (t: PlanTask) => (t.type?.toLowerCase().startsWith('checkpoint') ? t.type : `gate="${t.gate}"`);
+    const label = (t: PlanTask) =>
+      t.type?.toLowerCase().startsWith('checkpoint') && !/mention a checkpoint/.test(t.reason) ? t.type : t.gate && /human/i.test(t.gate) ? `gate="${t.gate}"` : t.reason.split(/[:;]/)[0];
     const list = human.map((t) => `task ${t.number} ${label(t)}`).join(', ');
     if (fm.autonomous === true) {
       warnings.push(`autonomous: true contradicts ${human.length === 1 ? '1 task that needs' : `${human.length} tasks that need`} a human (${list}); GSD requires autonomous: false when a plan has checkpoints`);
@@ -171,17 +240,42 @@ function decidePlanLevel(parsed: ParsedPlan, tasks: PlanTask[], r: Resolved, con
   return { decision: 'loop', reason: `autonomous: true with ${plural(r.checks.length, 'plan-level check')} (${summarize(r.checks)})` };
 }
 
-export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands: ProjectCommands = {}): Plan {
+/** The task's criteria after tracker resolution, or why it cannot run. */
+function trackerCriteria(task: ParsedTask, ctx: DecideContext): { criteria: Criterion[]; refused?: string; note?: string } {
+  const id = task.attributes['tracker-id'];
+  if (id === undefined || task.type?.toLowerCase().startsWith('checkpoint')) return { criteria: task.criteria };
+  const r = ctx.trackers?.get(id);
+  if (!r) {
+    return {
+      criteria: [],
+      refused: `tracker-id="${id}": the task's content lives in an external tracker and gsd_run (GSD Core, @opengsd/gsd-core) is not available to resolve it; the PLAN.md text is never used instead. Install GSD Core so \`gsd_run task resolve-content\` runs here`,
+    };
+  }
+  if (r.kind === 'refused') return { criteria: [], refused: `tracker-id="${id}": ${r.why}; the PLAN.md text is never used instead` };
+  if (r.kind === 'inline') return { criteria: task.criteria, note: `tracker-id="${id}": not resolved (${r.reason}); GSD reads the task's PLAN.md content, and so does the loop` };
+  return { criteria: r.criteria, note: `tracker-id="${id}": checks from the tracker (gsd_run task resolve-content)` };
+}
+
+export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands: ProjectCommands = {}, context: DecideContext = {}): Plan {
   const warnings = [...parsed.warnings];
+  const env = context.env ?? {};
+  const setup = userSetupReason(parsed.frontmatter, env, warnings);
   const tasks: PlanTask[] = parsed.tasks.map((t) => {
-    const r = resolveCriteria(t.criteria, commands);
+    const tracked = trackerCriteria(t, context);
+    const r = resolveCriteria(tracked.criteria, commands);
     if (r.placeholders > 0) warnings.push(`task ${t.number} (line ${t.line}): <automated> holds a placeholder, not a command`);
-    const d = decideTask(t, r, config);
-    const { criteria: _criteria, ...rest } = t;
-    return { ...rest, checks: r.checks, manual: r.manual, decision: d.decision, reason: d.reason };
+    if (t.checkpoint_ambiguity) warnings.push(`task ${t.number} (line ${t.line}): ${t.checkpoint_ambiguity}; refused`);
+    if (tracked.note) warnings.push(`task ${t.number} (line ${t.line}): ${tracked.note}`);
+    const precondition = t.elements.precondition ? preconditionReason(t.elements.precondition.replace(/\s+/g, ' ').trim(), env) : null;
+    const d = decideTask(t, r, config, tracked.refused ?? precondition ?? (setup && !t.type?.toLowerCase().startsWith('checkpoint') ? setup : null));
+    const checkWarnings = r.checks.flatMap((c) => (c.kind === 'command_succeeds' ? pipelineWarnings(c.command) : []));
+    for (const w of checkWarnings) warnings.push(`task ${t.number} (line ${t.line}): ${w}`);
+    const { criteria: _criteria, checkpoint_ambiguity: _a, ...rest } = t;
+    return { ...rest, checks: r.checks, manual: r.manual, decision: d.decision, reason: d.reason, ...(checkWarnings.length > 0 ? { check_warnings: checkWarnings } : {}) };
   });
   const pr = resolveCriteria(parsed.plan_criteria, commands);
-  const planDecision = decidePlanLevel(parsed, tasks, pr, config, warnings);
+  for (const c of pr.checks) if (c.kind === 'command_succeeds') for (const w of pipelineWarnings(c.command)) warnings.push(`plan check (line ${c.source.line}): ${w}`);
+  const planDecision = decidePlanLevel(parsed, tasks, pr, config, warnings, setup);
   const { plan_criteria: _pc, features: _f, tasks: _t, warnings: _w, ...base } = parsed;
   return { ...base, tasks, plan_checks: pr.checks, plan_manual: pr.manual, plan_decision: planDecision, warnings };
 }

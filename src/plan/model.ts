@@ -6,7 +6,12 @@
 
 /** An executable acceptance check extracted from `<verify>`/`<done>`/`<verification>`/must_haves. */
 export type Check =
-  | { kind: 'command_succeeds'; command: string; source: CheckSource }
+  /**
+   * A shell script as the plan wrote it (one line or many). `fails_when` is GSD Core's stated
+   * failure signal for it (`non-zero exit, or "0 passed" in the summary line`), applied to the
+   * result even when the script exits 0.
+   */
+  | { kind: 'command_succeeds'; command: string; source: CheckSource; fails_when?: string }
   | { kind: 'file_exists'; path: string; source: CheckSource }
   | { kind: 'contains_text'; path: string; text: string; source: CheckSource }
   | { kind: 'min_lines'; path: string; min_lines: number; source: CheckSource }
@@ -59,6 +64,8 @@ export interface PlanTask {
    * why (decision `skip`, the same reason). Absent for GSD tasks.
    */
   not_runnable?: string;
+  /** Plan-time warnings about this task's checks (a pipeline whose last stage masks the status, ...). */
+  check_warnings?: string[];
 }
 
 export interface PlanFrontmatter {

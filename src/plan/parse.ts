@@ -13,7 +13,7 @@ import { decodeEntities } from './entities.js';
 import { linesOfEntries, readFrontmatter, type FrontmatterBlock } from './frontmatter.js';
 import { lineIndex, normalizeNewlines, type LineIndex } from './lines.js';
 import { normalizeFrontmatter } from './normalize-frontmatter.js';
-import { isProjectPath } from './command-like.js';
+import { isProjectPath, NO_PROGRAMS, type ProgramResolver } from './command-like.js';
 import { childElements, scanElements, type ElementNode, type ScanNode } from './scan.js';
 
 /** Elements whose content is prose or code: a `<task>` inside them is an example, not a task. */
@@ -27,14 +27,34 @@ const PROSE = new Set([
 /** Children of `<task>` whose unclosed opening tag at the start of a line is an error. */
 const TASK_CHILDREN = new Set([
   'name', 'files', 'action', 'verify', 'done', 'behavior', 'read_first', 'acceptance_criteria', 'what-built', 'how-to-verify',
-  'resume-signal', 'decision', 'options', 'instructions', 'verification', 'title', 'context',
+  'resume-signal', 'decision', 'options', 'instructions', 'verification', 'title', 'context', 'precondition',
 ]);
 
 /** Top-level sections worth a warning when left unclosed. */
 const TOP_LEVEL = new Set(['tasks', 'objective', 'verification', 'success_criteria', 'output', 'context', 'feature']);
 
 /** Closing tags worth a warning when they match nothing. */
-const STRUCTURAL = new Set(['task', 'tasks', ...TASK_CHILDREN, ...TOP_LEVEL, 'automated', 'human-check']);
+const STRUCTURAL = new Set(['task', 'tasks', ...TASK_CHILDREN, ...TOP_LEVEL, 'automated', 'human-check', 'fails_when']);
+
+export interface ParsePlanOptions {
+  /** Which program names resolve on this machine (PATH, node_modules/.bin). Default: none (builtins and paths only). */
+  resolves?: ProgramResolver;
+}
+
+/**
+ * Why a task's attributes are ambiguous about being a checkpoint, or null. One clean
+ * `type="checkpoint:..."` is not ambiguous (it is refused as a checkpoint); anything else that
+ * mentions a checkpoint is: `type="auto" type="checkpoint:human-verify"` (HTML keeps the first),
+ * `TYPE="checkpoint:..."` (a differently-cased name), `type="auto checkpoint:human-verify"`.
+ */
+function checkpointAmbiguity(list: Array<[string, string]>): string | null {
+  const mentions = list.filter(([n, v]) => /checkpoint/i.test(n) || /checkpoint/i.test(v));
+  if (mentions.length === 0) return null;
+  const types = list.filter(([n]) => n.toLowerCase() === 'type');
+  if (types.length === 1 && types[0]![0] === 'type' && /^checkpoint:[\w-]+$/.test(types[0]![1].trim()) && mentions.length === 1) return null;
+  const written = [...new Set([...types, ...mentions])].map(([n, v]) => `${n}="${v}"`).join(' ');
+  return `the task's attributes (${written}) mention a checkpoint but are not one type="checkpoint:..."`;
+}
 
 /**
  * Plan id from the file name: `01-02-PLAN.md` → `01-02`, `09-03-FIX2-PLAN.md` → `09-03-FIX2`.
@@ -134,8 +154,10 @@ function taskFiles(value: string | undefined): string[] {
     .filter((f) => f.length > 0);
 }
 
-function buildTask(text: string, lines: LineIndex, node: ElementNode, number: number, path: string, problems: Problem[]): ParsedTask {
-  const rawType = node.attrs.type?.trim();
+function buildTask(text: string, lines: LineIndex, node: ElementNode, number: number, path: string, problems: Problem[], resolves: ProgramResolver): ParsedTask {
+  // Attribute names are case-insensitive in HTML: `TYPE="auto"` is a type.
+  const typeAttr = node.attrs.type ?? node.attrList.find(([n]) => n.toLowerCase() === 'type')?.[1];
+  const rawType = typeAttr?.trim();
   const type = rawType ? rawType : null;
   const tddAttr = node.attrs.tdd?.trim().toLowerCase();
   const tdd = tddAttr === 'true' || tddAttr === 'yes' || tddAttr === '1' || type?.toLowerCase() === 'tdd';
@@ -154,18 +176,28 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
   }
 
   const criteria: Criterion[] = [];
-  const ctx = (element: string, mode: CriteriaContext['mode']): CriteriaContext => ({ lines, element, mode });
+  const ctx = (element: string, mode: CriteriaContext['mode']): CriteriaContext => ({ lines, element, mode, resolves });
   for (const verify of childElements(node, 'verify')) {
     const exclude: Array<[number, number]> = [];
+    // GSD Core: each <fails_when> binds to the nearest preceding <automated>; the first statement wins.
+    let pending: Criterion[] | null = null;
     for (const child of verify.children) {
       if (child.kind === 'unclosed') {
-        if ((child.name === 'automated' || child.name === 'human-check') && child.atLineStart) {
+        if ((child.name === 'automated' || child.name === 'human-check' || child.name === 'fails_when') && child.atLineStart) {
           problems.push({ file: path, line: child.line, message: `unclosed <${child.name}> in <verify> (task at line ${node.line})`, hint: `Add </${child.name}>.` });
         }
         continue;
       }
       if (child.name === 'automated') {
-        criteria.push(...automatedCriteria(text, child.contentStart, child.contentEnd, ctx('automated', 'verify')));
+        pending = automatedCriteria(text, child.contentStart, child.contentEnd, ctx('automated', 'verify'));
+        criteria.push(...pending);
+        exclude.push([child.start, child.end]);
+      } else if (child.name === 'fails_when') {
+        const signal = collapse(contentOf(text, child));
+        if (pending && signal) {
+          for (const c of pending) c.checks = c.checks.map((k) => (k.kind === 'command_succeeds' && k.fails_when === undefined ? { ...k, fails_when: signal } : k));
+        }
+        pending = null;
         exclude.push([child.start, child.end]);
       } else if (child.name === 'human-check') {
         criteria.push(...criteriaFromRange(text, child.contentStart, child.contentEnd, ctx('human-check', 'manual')));
@@ -178,7 +210,9 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
     for (const el of childElements(node, name)) criteria.push(...criteriaFromRange(text, el.contentStart, el.contentEnd, ctx(name, 'done')));
   }
 
+  const ambiguity = checkpointAmbiguity(node.attrList);
   return {
+    ...(ambiguity ? { checkpoint_ambiguity: ambiguity } : {}),
     number,
     name: taskName(text, node, elements, number),
     type,
@@ -270,7 +304,8 @@ function notAPlan(path: string, message: string, hint: string): RalfError {
   return new RalfError('plan_invalid', `${path}: ${message}`, { problems: [{ file: path, line: 1, message, hint }] });
 }
 
-export function parsePlanText(input: string, path: string): ParsedPlan {
+export function parsePlanText(input: string, path: string, options: ParsePlanOptions = {}): ParsedPlan {
+  const resolves = options.resolves ?? NO_PROGRAMS;
   const text = normalizeNewlines(input);
   if (text.trim() === '') throw notAPlan(path, 'the file is empty', 'A PLAN.md has frontmatter (phase, plan, type, autonomous, ...) and <task> elements.');
   const lines = lineIndex(text);
@@ -282,7 +317,7 @@ export function parsePlanText(input: string, path: string): ParsedPlan {
   const warnings = [...block.warnings, ...fmWarnings, ...found.warnings];
   const problems = [...found.problems];
 
-  const tasks = found.tasks.map((node, i) => buildTask(text, lines, node, i + 1, path, problems));
+  const tasks = found.tasks.map((node, i) => buildTask(text, lines, node, i + 1, path, problems, resolves));
   if (problems.length > 0) {
     problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     const first = problems[0]!;
@@ -315,11 +350,11 @@ export function parsePlanText(input: string, path: string): ParsedPlan {
   // Plan-level criteria: <verification> (or a Markdown "## Verification" section), must_haves.
   const planCriteria: Criterion[] = [];
   const verification = found.top.get('verification') ?? [];
-  for (const v of verification) planCriteria.push(...criteriaFromRange(text, v.contentStart, v.contentEnd, { lines, element: 'verification', mode: 'verify' }));
+  for (const v of verification) planCriteria.push(...criteriaFromRange(text, v.contentStart, v.contentEnd, { lines, element: 'verification', mode: 'verify', resolves }));
   if (verification.length === 0) {
     const taken = found.tasks.map((t): [number, number] => [t.line, t.endLine]);
     const section = markdownSection(text, lines, block.bodyStart, /^(?:\d+[.)]\s*)?verification(?:\s+steps)?$/i, taken);
-    if (section) planCriteria.push(...criteriaFromRange(text, section[1], section[2], { lines, element: '## Verification', mode: 'verify' }));
+    if (section) planCriteria.push(...criteriaFromRange(text, section[1], section[2], { lines, element: '## Verification', mode: 'verify', resolves }));
   }
   planCriteria.push(...artifactCriteria(block, frontmatter.must_haves.artifacts));
   const truthLines = linesOfEntries(block, 'truths', frontmatter.must_haves.truths).entries;

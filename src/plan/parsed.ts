@@ -23,6 +23,8 @@ export interface Criterion {
 
 export interface ParsedTask extends Omit<PlanTask, 'checks' | 'manual' | 'decision' | 'reason'> {
   criteria: Criterion[];
+  /** The task's attributes mention a checkpoint in a way that is not one clean `type="checkpoint:..."`. */
+  checkpoint_ambiguity?: string;
 }
 
 export interface ParsedPlan extends Omit<Plan, 'tasks' | 'plan_checks' | 'plan_manual' | 'plan_decision'> {

@@ -4,7 +4,7 @@
  * garbled parse), load the effective config from the plan's directory, parse and decide.
  */
 import { firstInvalidUtf8 } from '../fs/utf8.js';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import { loadConfig, type LoadConfigOptions } from '../config/load.js';
@@ -12,6 +12,9 @@ import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from './model.js';
 import { decidePlan, projectCommands, type ProjectCommands } from './decide.js';
 import { parsePlanText } from './parse.js';
+import { machineResolver } from './resolve-programs.js';
+import { resolveTrackers } from './tracker.js';
+import type { ProgramResolver } from './command-like.js';
 
 /** Plans are Markdown: the largest real one is 149 KB. Anything over this is refused unread. */
 export const MAX_PLAN_BYTES = 10 * 1024 * 1024;
@@ -24,6 +27,18 @@ export interface ReadPlanOptions {
   projectCommands?: ProjectCommands;
   /** Passed to loadConfig (host, configDir, env, home); cwd is the plan's directory. */
   loadConfig?: Omit<LoadConfigOptions, 'cwd'>;
+  /** Which program names resolve (default: PATH and node_modules/.bin from the project root). */
+  resolves?: ProgramResolver;
+  /** The environment checks run in (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The project root of a plan: the directory holding its `.planning`, else the plan's directory. */
+export function projectRootOf(planPath: string): string {
+  for (let d = dirname(planPath); ; d = dirname(d)) {
+    if (existsSync(resolve(d, '.planning'))) return d;
+    if (dirname(d) === d) return dirname(planPath);
+  }
 }
 
 function mb(bytes: number): string {
@@ -82,8 +97,12 @@ export function readPlanText(path: string, maxBytes = MAX_PLAN_BYTES): string {
 export function readPlan(path: string, options: ReadPlanOptions = {}): Plan {
   const abs = resolve(path);
   const text = readPlanText(abs, options.maxBytes);
-  const parsed = parsePlanText(text, abs);
-  if (options.config) return decidePlan(parsed, options.config, options.projectCommands ?? projectCommands(options.config));
+  const root = projectRootOf(abs);
+  const env = options.env ?? process.env;
+  const resolves = options.resolves ?? machineResolver(root, env);
+  const parsed = parsePlanText(text, abs, { resolves });
+  const context = { env, trackers: resolveTrackers(parsed, root, resolves, env) };
+  if (options.config) return decidePlan(parsed, options.config, options.projectCommands ?? projectCommands(options.config), context);
   const effective = loadConfig({ ...options.loadConfig, cwd: dirname(abs) });
-  return decidePlan(parsed, effective.config, projectCommands(effective.config, effective.project_config));
+  return decidePlan(parsed, effective.config, projectCommands(effective.config, effective.project_config), context);
 }

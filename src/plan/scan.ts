@@ -24,6 +24,8 @@ export interface ElementNode {
   kind: 'element';
   name: string;
   attrs: Record<string, string>;
+  /** All attributes in order, duplicates and case as written. */
+  attrList: AttrList;
   /** Offset of the `<` that opens the element. */
   start: number;
   /** Offset just past the opening tag. */
@@ -67,16 +69,22 @@ const CLOSE_TAG = /<\/([A-Za-z][A-Za-z0-9_:.-]*)[ \t]*>/y;
 const ATTR = /([A-Za-z_:@][A-Za-z0-9_:.@-]*)(?:[ \t]*=[ \t]*(?:"([^"\n<]*)"|'([^'\n<]*)'|([^\s"'=<>`]+)))?/g;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/;
 
-function parseAttrs(raw: string): Record<string, string> {
+/** Every attribute as written (duplicates and case kept), for callers that must see ambiguity. */
+export type AttrList = Array<[name: string, value: string]>;
+
+function parseAttrs(raw: string): { attrs: Record<string, string>; list: AttrList } {
   const attrs: Record<string, string> = {};
-  if (!raw) return attrs;
+  const list: AttrList = [];
+  if (!raw) return { attrs, list };
   ATTR.lastIndex = 0;
   for (let m = ATTR.exec(raw); m; m = ATTR.exec(raw)) {
     const name = m[1]!;
+    const value = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    list.push([name, value]);
     if (name in attrs) continue; // first value wins, as in HTML
-    attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    attrs[name] = value;
   }
-  return attrs;
+  return { attrs, list };
 }
 
 /**
@@ -120,6 +128,7 @@ export function scanElements(text: string, lines: LineIndex, from = 0, to = text
     kind: 'element',
     name: '#document',
     attrs: {},
+    attrList: [],
     start: from,
     contentStart: from,
     contentEnd: to,
@@ -285,10 +294,12 @@ export function scanElements(text: string, lines: LineIndex, from = 0, to = text
         continue;
       }
       const line = lines.lineAt(i);
+      const parsedAttrs = parseAttrs(m[2] ?? '');
       const node: ElementNode = {
         kind: 'element',
         name,
-        attrs: parseAttrs(m[2] ?? ''),
+        attrs: parsedAttrs.attrs,
+        attrList: parsedAttrs.list,
         start: i,
         contentStart: end,
         contentEnd: end,

@@ -4,6 +4,11 @@ import type { CheckResult } from '../engine/types.js';
 import { describeCheck } from './describe.js';
 import { isFileCheck, runFileCheck } from './file-checks.js';
 import { runCommand } from './run-command.js';
+import { judgeCommand } from './judge.js';
+import { oneShot } from './one-shot.js';
+import { pipelineWarnings, readGrepFiltersAsMeant } from '../plan/pipelines.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * One check's raw result: the contract's `CheckResult` before fingerprinting and
@@ -15,7 +20,20 @@ export type RawCheckResult = Omit<CheckResult, 'fingerprint' | 'failing_tests'> 
   interrupted?: boolean;
   /** Bytes of output the check produced in total (only head and tail are kept). */
   output_bytes?: number;
+  /** What ralf changed or judged beyond the exit status (one-shot rewrite, <fails_when>, silent green). */
+  notes?: string[];
 };
+
+/** The project's package.json scripts, or null (no file, not JSON, no scripts). */
+function packageScripts(cwd: string): Record<string, string> | null {
+  try {
+    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
+    if (typeof pkg.scripts !== 'object' || pkg.scripts === null) return null;
+    return Object.fromEntries(Object.entries(pkg.scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return null;
+  }
+}
 
 export interface RunChecksOptions {
   /** Project root: shell commands run here, file-check paths resolve against it. */
@@ -131,7 +149,9 @@ async function runOne(
       output_tail: 'empty command: nothing to run',
     };
   }
-  const outcome = await runCommand(check.command, {
+  const once = /\b(?:vitest|jest|npm|yarn|pnpm|bun)\b/.test(check.command) ? oneShot(check.command, packageScripts(options.cwd)) : null;
+  const filtered = /\|\s*e?grep\b/.test(check.command) ? readGrepFiltersAsMeant(once?.command ?? check.command) : null;
+  const outcome = await runCommand(filtered ?? once?.command ?? check.command, {
     cwd: options.cwd,
     timeoutMs: options.timeoutMs,
     headBytes,
@@ -143,18 +163,25 @@ async function runOne(
     onSpawn: options.onSpawn,
     onOutput: options.onOutput ? (chunk) => options.onOutput!(index, chunk) : undefined,
   });
-  const passed = outcome.exit_code === 0 && !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
+  const exitOk = outcome.exit_code === 0 && !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
+  const ran = !outcome.timed_out && !outcome.interrupted && outcome.spawn_error === undefined;
+  const judged = ran ? judgeCommand({ command: check.command, exit_code: outcome.exit_code, exitOk, output: outcome.output, fails_when: 'fails_when' in check ? check.fails_when : undefined }) : { passed: false };
+  const judgedNotes = [...(once ? [once.note] : []), ...(judged.reason ? [judged.reason] : [])];
+  // These notes head the output, so the handoff, the fingerprint and a person all see why.
+  const prefix = judgedNotes.map((n) => `[ralf] ${n}\n`).join('');
+  const notes = [...judgedNotes, ...pipelineWarnings(check.command)];
   return {
     index,
     kind: check.kind,
     command,
-    passed,
+    passed: judged.passed,
     exit_code: outcome.exit_code,
     signal: outcome.signal,
     timed_out: outcome.timed_out,
     duration_ms: outcome.duration_ms,
-    output_tail: outcome.output,
+    output_tail: prefix + outcome.output,
     output_bytes: outcome.output_bytes,
+    ...(notes.length > 0 ? { notes } : {}),
     ...(outcome.interrupted ? { interrupted: true } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { constants as osConstants } from 'node:os';
 import { monotonicMs } from '../monotonic.js';
 import { HeadTailBuffer } from './output-buffer.js';
 import { scheduleGroupKill, signalProcessGroup } from './process-group.js';
+import { checkShell } from './shell.js';
 
 export interface RunCommandOptions {
   /** Working directory (the project root). */
@@ -93,7 +94,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   // pipes cannot. stderr is still read for what the shell prints before that (syntax errors).
   const spawned = await startShell(command, options);
   if ('error' in spawned) {
-    const message = `could not start /bin/sh in ${options.cwd}: ${spawned.error}`;
+    const message = `could not start ${checkShell().file} in ${options.cwd}: ${spawned.error}`;
     return { ...base, interrupted: false, duration_ms: elapsed(), output: message, spawn_error: message };
   }
   const subprocess = spawned.child;
@@ -220,15 +221,18 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 type Started = { child: ChildProcess; pid: number } | { error: string };
 
 /**
- * `/bin/sh -c` in its own process group (detached), stdin closed. A shell that cannot be
- * started (missing cwd, no /bin/sh) has no pid; its error arrives as an event.
+ * The check shell (src/verify/shell.ts: bash -eo pipefail) in its own process group
+ * (detached), stdin closed, CI=true (runners stay non-interactive and one-shot; the user's own
+ * CI value wins). A shell that cannot be started (missing cwd) has no pid; its error arrives
+ * as an event.
  */
 function startShell(command: string, options: RunCommandOptions): Promise<Started> {
   let child: ChildProcess;
+  const shell = checkShell();
   try {
-    child = spawn('/bin/sh', ['-c', `exec 2>&1; ${command}`], {
+    child = spawn(shell.file, [...shell.args, `exec 2>&1; ${command}`], {
       cwd: options.cwd,
-      env: options.env ? { ...process.env, ...options.env } : process.env,
+      env: { ...process.env, CI: process.env.CI || 'true', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

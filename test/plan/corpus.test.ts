@@ -14,6 +14,7 @@ import { parsePlanText } from '../../src/plan/parse.js';
 import { readPlan, readPlanText } from '../../src/plan/read.js';
 import type { Plan } from '../../src/plan/model.js';
 import { sharedDir } from '../helpers/cli.js';
+import { DEV_MACHINE } from './machine.js';
 
 const corpus = join(sharedDir, 'fixtures', 'gsd-real');
 
@@ -116,7 +117,7 @@ const EXPECTED: Row[] = [
 
 const files = planFiles(corpus).sort();
 const plans = new Map<string, Plan>();
-for (const f of files) plans.set(relative(corpus, f), decidePlan(parsePlanText(readPlanText(f), f), DEFAULT_CONFIG, {}));
+for (const f of files) plans.set(relative(corpus, f), decidePlan(parsePlanText(readPlanText(f), f, { resolves: DEV_MACHINE }), DEFAULT_CONFIG, {}));
 const plan = (rel: string) => plans.get(rel)!;
 
 describe('gsd-real corpus', () => {
@@ -201,7 +202,10 @@ describe('gsd-real traps, checked line by line', () => {
     expect('command' in abian && abian.command.startsWith('pnpm --filter webview-ui exec tsc --noEmit && grep -q')).toBe(true);
     const flow = plan('Atypical-Consulting__FlowForge/.planning/phases/26-xstate-navigation-fsm/26-01-PLAN.md').tasks[0]!;
     expect(flow.elements.action).toContain('dirtyBladeIds: Record<string, true>;');
-    expect(flow.checks.map((c) => ('command' in c ? c.command : ''))).toEqual(['npx vitest run src/machines/navigation/navigationMachine.test.ts', 'npx tsc --noEmit 2>&1 | grep -v "bindings.ts"']);
+    // The bash fence is one script (#13): both commands, as written, with their comments.
+    expect(flow.checks.map((c) => ('command' in c ? c.command : ''))).toEqual([
+      '# Run pure machine tests\nnpx vitest run src/machines/navigation/navigationMachine.test.ts\n\n# Type-check\nnpx tsc --noEmit 2>&1 | grep -v "bindings.ts"\n\n# All 21 test cases pass',
+    ]);
   });
 
   it('klausbot 02-04: an indented </task> closes the only task; FlowForge 22-02 names come from title=""', () => {
@@ -226,6 +230,6 @@ describe('gsd-real traps, checked line by line', () => {
 
   it('readPlan gives the same plan as parse + decide', () => {
     const f = join(corpus, 'dougbarrett__gomcp/.planning/phases/02-controller-template-fixes/02-01-PLAN.md');
-    expect(readPlan(f, { config: DEFAULT_CONFIG })).toEqual(plan(relative(corpus, f)));
+    expect(readPlan(f, { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} })).toEqual(plan(relative(corpus, f)));
   });
 });

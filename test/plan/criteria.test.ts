@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { automatedCriteria, criteriaFromRange, type CriteriaMode } from '../../src/plan/criteria.js';
 import { lineIndex } from '../../src/plan/lines.js';
+import { DEV_MACHINE } from './machine.js';
 import { looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand } from '../../src/plan/command-like.js';
 
 function criteria(text: string, mode: CriteriaMode = 'verify') {
-  return criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'verify', mode });
+  return criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'verify', mode, resolves: DEV_MACHINE });
 }
 
 /** The executable checks of one line, as short strings. */
@@ -90,13 +91,26 @@ describe('<done> lines need a run/success word before a backticked command count
 });
 
 describe('fenced shell blocks', () => {
-  it('takes each logical command line, skipping comments, output and non-shell fences', () => {
-    const text = ['```bash', '# Run the tests', 'npx vitest run src/a.test.ts', '', 'npx tsc --noEmit 2>&1 | \\', '  grep -v bindings', '```', '```typescript', 'npm test', '```', '```console', '$ make check', 'ok', '```'].join('\n');
+  it('runs each shell fence as ONE script as written; console fences lose prompts and output; other languages are not run', () => {
+    const text = ['```bash', '# Run the tests', 'npx vitest run src/a.test.ts', '', 'npx tsc --noEmit 2>&1 | \\', '  grep -v bindings', '```', '```typescript', 'npm test', '```', '```console', '$ make check', 'ok', '$ cd web &&', '> npm test', '```'].join('\n');
     expect(criteria(text).map((c) => [c.text, c.source.line])).toEqual([
-      ['npx vitest run src/a.test.ts', 3],
-      ['npx tsc --noEmit 2>&1 | grep -v bindings', 5],
-      ['make check', 12],
+      ['# Run the tests\nnpx vitest run src/a.test.ts\n\nnpx tsc --noEmit 2>&1 | \\\n  grep -v bindings', 2],
+      ['make check\ncd web &&\nnpm test', 12],
     ]);
+  });
+
+  it('keeps heredocs, cd, export and functions together (the body is never a criterion of its own)', () => {
+    const text = ['```sh', 'cd web', 'export MODE=strict', "python3 - <<'PY'", 'import app', 'assert app.VALUE == 42', 'PY', 'check() { test -f "$1"; }', 'check ok.sh', '```'].join('\n');
+    const [c, ...rest] = criteria(text);
+    expect(rest).toEqual([]);
+    expect(c!.checks).toEqual([{ kind: 'command_succeeds', command: text.split('\n').slice(1, -1).join('\n'), source: { element: 'verify', line: 2 } }]);
+    expect(c!.manual).toBe(false);
+  });
+
+  it('an unlabeled fence is a script only when every line is a command', () => {
+    expect(checksOf(['```', 'npm test', 'make lint', '```'].join('\n'))).toEqual(['cmd:npm test\nmake lint']);
+    expect(checksOf(['```', 'npm test', 'Expected: all green', '```'].join('\n'))).toEqual([]);
+    expect(checksOf(['```', '{ "a": 1 }', '```'].join('\n'))).toEqual([]);
   });
 });
 
@@ -123,23 +137,36 @@ describe('<automated>', () => {
     expect(auto('godot --headless --script check.gd')[0]!.checks).toHaveLength(1);
     expect(auto('Open the app and check the banner')[0]!.checks).toEqual([]);
   });
-  it('joins continued lines', () => {
-    expect(auto('\n  cd app &&\n  npm test\n')[0]!.checks[0]).toMatchObject({ command: 'cd app && npm test', source: { line: 2 } });
+  it('runs a multi-line <automated> as one script, from its first line', () => {
+    expect(auto('\n  cd app &&\n  npm test\n')[0]!.checks[0]).toMatchObject({ command: 'cd app &&\n  npm test', source: { line: 2 } });
+    const heredoc = "python3 - <<'PY'\nimport app\nassert app.VALUE == 42\nPY";
+    expect(auto(heredoc).flatMap((c) => c.checks)).toEqual([{ kind: 'command_succeeds', command: heredoc, source: { element: 'automated', line: 1 } }]);
+  });
+  it('runs programs that are on no list and not installed: the check fails with its own "command not found"', () => {
+    for (const cmd of ['zig build test', 'shellcheck scripts/*.sh', 'nix flake check', 'buf lint', 'hadolint Dockerfile', 'actionlint', 'sqlfluff lint models/', 'false', 'sleep 1; false', '[ -f x ]', 'hyperfine "npm run bench"']) {
+      expect(auto(cmd).flatMap((c) => c.checks).map((k) => (k.kind === 'command_succeeds' ? k.command : k.kind))).toEqual([cmd]);
+    }
+  });
+  it('a backticked span is a check whether or not its program resolves; a sentence line is a criterion', () => {
+    expect(auto('`zig build test` passes').flatMap((c) => c.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : '')))).toEqual(['zig build test']);
+    const mixed = auto('npm test\nAll 21 tests should pass');
+    expect(mixed.flatMap((c) => c.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : '')))).toEqual(['npm test']);
+    expect(mixed.some((c) => c.manual || c.named.length > 0)).toBe(true);
   });
 });
 
 describe('looksLike*', () => {
   it('separates commands from prose and identifiers', () => {
-    expect(looksLikeCodeCommand('./gradlew test')).toBe(true);
-    expect(looksLikeCodeCommand('./scripts/check.sh')).toBe(true);
-    expect(looksLikeCodeCommand('/usr/bin/grep -c x f')).toBe(true);
-    expect(looksLikeCodeCommand('../../etc/passwd')).toBe(false);
-    expect(looksLikeCodeCommand('/api/chat')).toBe(false);
-    expect(looksLikeCodeCommand('test')).toBe(false);
-    expect(looksLikeCodeCommand('test -f src/a.ts')).toBe(true);
-    expect(looksLikeCodeCommand('FOO=1 npm test')).toBe(true);
-    expect(looksLikeBareCommand('make sure')).toBe(false);
-    expect(looksLikeBareCommand('make build')).toBe(true);
+    expect(looksLikeCodeCommand('./gradlew test', DEV_MACHINE)).toBe(true);
+    expect(looksLikeCodeCommand('./scripts/check.sh', DEV_MACHINE)).toBe(true);
+    expect(looksLikeCodeCommand('/usr/bin/grep -c x f', DEV_MACHINE)).toBe(true);
+    expect(looksLikeCodeCommand('../../etc/passwd', DEV_MACHINE)).toBe(false);
+    expect(looksLikeCodeCommand('/api/chat', DEV_MACHINE)).toBe(false);
+    expect(looksLikeCodeCommand('test', DEV_MACHINE)).toBe(false);
+    expect(looksLikeCodeCommand('test -f src/a.ts', DEV_MACHINE)).toBe(true);
+    expect(looksLikeCodeCommand('FOO=1 npm test', DEV_MACHINE)).toBe(true);
+    expect(looksLikeBareCommand('make sure', DEV_MACHINE)).toBe(false);
+    expect(looksLikeBareCommand('make build', DEV_MACHINE)).toBe(true);
     expect(looksLikeExplicitCommand('TBD')).toBe(false);
     expect(looksLikeExplicitCommand('SHA=$(git rev-parse HEAD); test -n "$SHA"')).toBe(true);
   });
@@ -151,12 +178,12 @@ describe('looksLike*', () => {
       'while ! curl -sf localhost:3000/health; do sleep 1; done',
       'case "$(uname)" in Linux) make test;; *) exit 1;; esac',
     ]) {
-      expect(looksLikeCodeCommand(cmd)).toBe(true);
+      expect(looksLikeCodeCommand(cmd, DEV_MACHINE)).toBe(true);
       expect(looksLikeExplicitCommand(cmd)).toBe(true);
     }
     for (const prose of ['if the build fails, fix it', 'for each route, check the status', 'while the server runs; do nothing else', 'case studies in the docs']) {
-      expect(looksLikeCodeCommand(prose)).toBe(false);
-      expect(looksLikeBareCommand(prose)).toBe(false);
+      expect(looksLikeCodeCommand(prose, DEV_MACHINE)).toBe(false);
+      expect(looksLikeBareCommand(prose, DEV_MACHINE)).toBe(false);
     }
   });
 });

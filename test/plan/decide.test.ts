@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_CONFIG, type RalfLiteConfig } from '../../src/config/schema.js';
 import { decidePlan, projectCommands } from '../../src/plan/decide.js';
 import { parsePlanText } from '../../src/plan/parse.js';
+import { DEV_MACHINE } from './machine.js';
 import { repoRoot } from '../helpers/cli.js';
 
 type ConfigOverrides = Partial<Omit<RalfLiteConfig, 'apply_to'>> & { apply_to?: Partial<RalfLiteConfig['apply_to']> };
@@ -18,7 +19,7 @@ const FM = (autonomous: string) => `---\nphase: 01-x\nplan: 01\ntype: execute\na
 const task = (attrs: string, verify = '`npm test`') => `<task ${attrs}>\n  <name>T</name>\n  <verify>${verify}</verify>\n</task>\n`;
 
 function decide(body: string, cfg = config(), commands = {}, autonomous = 'true') {
-  return decidePlan(parsePlanText(FM(autonomous) + body, '/p/01-01-PLAN.md'), cfg, commands);
+  return decidePlan(parsePlanText(FM(autonomous) + body, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE }), cfg, commands);
 }
 
 describe('task decisions (default config)', () => {
@@ -32,7 +33,7 @@ describe('task decisions (default config)', () => {
     ['checkpoint:human-action', task('type="checkpoint:human-action"'), 'refuse', /a person must act/],
     ['auto with gate="blocking-human"', task('type="auto" gate="blocking-human"'), 'refuse', /^gate="blocking-human" requires a human/],
     ['no type', task('id="4"'), 'skip', /^no type attribute \(<task id="4">\)/],
-    ['unknown type', task('type="research"'), 'skip', /^type="research" is not a task type the loop wraps \(auto\)$/],
+    ['unknown type', task('type="research"'), 'skip', /^type="research" is not a task type the loop wraps \(auto, tracer\)$/],
   ];
   it.each(cases.map(([name, body, decision, reason]) => ({ name, body, decision, reason })))('$name → $decision', ({ body, decision, reason }) => {
     const t = decide(body).tasks[0]!;
@@ -99,13 +100,13 @@ describe('plan decisions', () => {
   it('skips plans that are not explicitly autonomous: true', () => {
     expect(decide(verification, config(), {}, 'false').plan_decision.reason).toMatch(/^the plan is autonomous: false/);
     expect(decide(verification, config(), {}, '"yes"').plan_decision.decision).toBe('loop');
-    expect(decidePlan(parsePlanText(`---\nphase: 1\n---\n${verification}`, '/p/01-01-PLAN.md'), DEFAULT_CONFIG, {}).plan_decision.reason).toMatch(/no autonomous: true \(GSD reads a missing key as true/);
+    expect(decidePlan(parsePlanText(`---\nphase: 1\n---\n${verification}`, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE }), DEFAULT_CONFIG, {}).plan_decision.reason).toMatch(/no autonomous: true \(GSD reads a missing key as true/);
   });
 
   it('skips without plan checks, or when autonomous_plans is off, or a TDD plan while tdd_tasks is off', () => {
     expect(decide(task('type="auto"')).plan_decision.reason).toBe('no executable plan-level check in <verification> or must_haves.artifacts');
     expect(decide(verification, config({ apply_to: { autonomous_plans: false } })).plan_decision.reason).toBe('apply_to.autonomous_plans is false');
-    expect(decidePlan(parsePlanText(`---\ntype: tdd\nautonomous: true\n---\n${verification}`, '/p/01-01-PLAN.md'), DEFAULT_CONFIG, {}).plan_decision.reason).toBe('plan type: tdd and apply_to.tdd_tasks is false');
+    expect(decidePlan(parsePlanText(`---\ntype: tdd\nautonomous: true\n---\n${verification}`, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE }), DEFAULT_CONFIG, {}).plan_decision.reason).toBe('plan type: tdd and apply_to.tdd_tasks is false');
   });
 
   it('refuses, with a contradiction warning, when an autonomous: true plan has checkpoints', () => {
@@ -117,7 +118,7 @@ describe('plan decisions', () => {
 
   it('turns must_haves.artifacts into file checks (project paths only)', () => {
     const text = readFileSync(join(repoRoot, 'test/fixtures/plans/named-checks/01-01-PLAN.md'), 'utf8');
-    const plan = decidePlan(parsePlanText(text, '/p/01-01-PLAN.md'), DEFAULT_CONFIG, {});
+    const plan = decidePlan(parsePlanText(text, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE }), DEFAULT_CONFIG, {});
     expect(plan.plan_checks).toEqual([
       { kind: 'command_succeeds', command: 'npx tsc --noEmit', source: { element: 'verification', line: 55 } },
       { kind: 'file_exists', path: 'src/math.ts', source: { element: 'must_haves.artifacts', line: 14 } },
@@ -126,14 +127,14 @@ describe('plan decisions', () => {
     ]);
     expect(plan.plan_manual).toEqual(['All tests pass', 'artifact ~/.config/elsewhere.json (not the project\'s file): not a path inside the project, check by hand', 'add(2, 3) returns 5']);
     expect(plan.tasks.map((t) => t.decision)).toEqual(['loop', 'skip']);
-    const withTests = decidePlan(parsePlanText(text, '/p/01-01-PLAN.md'), DEFAULT_CONFIG, { tests: 'npm test' });
+    const withTests = decidePlan(parsePlanText(text, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE }), DEFAULT_CONFIG, { tests: 'npm test' });
     expect(withTests.tasks.map((t) => t.decision)).toEqual(['loop', 'loop']);
     expect(withTests.plan_checks[0]).toEqual({ kind: 'tests_pass', command: 'npm test', source: { element: 'verification', line: 54 } });
   });
 
   it('is pure: the same input gives the same output', () => {
     const text = `${FM('true')}${task('type="auto"')}${verification}`;
-    const parsed = parsePlanText(text, '/p/01-01-PLAN.md');
+    const parsed = parsePlanText(text, '/p/01-01-PLAN.md', { resolves: DEV_MACHINE });
     expect(decidePlan(parsed, DEFAULT_CONFIG, {})).toEqual(decidePlan(parsed, DEFAULT_CONFIG, {}));
   });
 });
