@@ -75,7 +75,9 @@ export function programResolves(program: string, hasArgs: boolean, resolves: Pro
 export function isSentence(text: string): boolean {
   const ws = words(text.replace(/[.,;:!?]+(\s|$)/g, '$1'));
   const plain = ws.filter((w) => /^[A-Za-z][a-z'-]*$/.test(w));
-  return ws.length >= 3 && plain.length / ws.length > 0.6 && plain.some((w) => STOPWORDS.has(w.toLowerCase()));
+  // A file name, flag or path among few words (`node check.mjs a`) makes it code, not English.
+  const codeish = ws.some((w) => /\w\.\w|^-|=|\$|^["']/.test(w));
+  return ws.length >= 3 && plain.length / ws.length > (codeish ? 0.75 : 0.6) && plain.some((w) => STOPWORDS.has(w.toLowerCase()));
 }
 
 /**
@@ -91,10 +93,12 @@ function isCompoundCommand(text: string): boolean {
 const COMPOUND_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'select', 'function', 'time', '!']);
 
 /** `explicit`: the text of an `<automated>` element (one line or a whole script). */
-export function looksLikeExplicitCommand(text: string): boolean {
+export function looksLikeExplicitCommand(text: string, resolves: ProgramResolver = NO_PROGRAMS): boolean {
   const t = text.trim();
   if (!t || isPlaceholder(t)) return false;
   if (isCompoundCommand(t) || /\n/.test(t)) return true;
+  const first = firstProgram(t);
+  if (first && !COMPOUND_KEYWORDS.has(first.program) && programResolves(first.program, first.args.length > 0, resolves) && !(first.program === 'test' || first.program === '[') ) return true;
   if (hasShellSyntax(t)) return !isSentence(t);
   // Anything but a sentence: `zig build test` runs whether or not zig is installed here.
   return !isSentence(t) && /^[\w./$"'[(!{-]/.test(t);

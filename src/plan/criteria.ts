@@ -12,8 +12,8 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isPlaceholder, isProjectPath, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, type ProgramResolver } from './command-like.js';
-import { hasShellSyntax } from './shell-words.js';
+import { isPlaceholder, isProjectPath, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { firstProgram, hasShellSyntax } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
 export type CriteriaMode = 'verify' | 'done' | 'manual';
@@ -321,6 +321,12 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   return out;
 }
 
+/** The line starts with an installed program (not a builtin such as `test`, which also reads as English). */
+function installedProgram(line: string, resolves: ProgramResolver | undefined): boolean {
+  const first = firstProgram(line);
+  return first !== null && !SHELL_BUILTINS.has(first.program) && programResolves(first.program, first.args.length > 0, resolves ?? NO_PROGRAMS);
+}
+
 /** Heredoc terminators opened on a line (`<<'PY'`, `<<-EOF`, `<< "END"`). */
 function heredocs(line: string): string[] {
   return [...line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][\w]*)\1/g)].map((m) => m[2]!);
@@ -359,7 +365,7 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
         continue;
       }
       const continued = i > 0 && /(?:\\|&&|\|\||\|)\s*$/.test(body[i - 1]!.trim());
-      if (!continued && t !== '' && !t.startsWith('#') && isSentence(t) && !hasShellSyntax(t)) {
+      if (!continued && t !== '' && !t.startsWith('#') && isSentence(t) && !hasShellSyntax(t) && !installedProgram(t, ctx.resolves)) {
         const c = lineCriterion(t, at + i, { ...ctx, mode: 'verify', explicit: true });
         if (c) out.push(c);
         script.push('');
@@ -369,7 +375,7 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
       open.push(...heredocs(l));
     }
     const runnable = script.join('\n').trim();
-    if (runnable && looksLikeExplicitCommand(runnable)) {
+    if (runnable && looksLikeExplicitCommand(runnable, ctx.resolves)) {
       let skip = 0;
       while (script[skip]!.trim() === '') skip++;
       const src = { element: ctx.element, line: at + skip };

@@ -205,8 +205,11 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       // processes that ignored SIGTERM) goes too, so nothing holds ports or files into the
       // next iteration. Real daemons leave the group (setsid) and are not affected.
       if (signalProcessGroup(pgid, 'SIGTERM')) scheduleGroupKill(pgid, killGraceMs);
+      // bash execs the script's last command, so a check killed by a signal can end the shell
+      // itself: record it as the shell reports such a child (128+N), as dash, which forks, does.
+      const signalNumber = exitSignal !== null && !timedOut && !interrupted ? osConstants.signals[exitSignal as NodeJS.Signals] : undefined;
       resolve({
-        exit_code: exitCode,
+        exit_code: exitCode ?? (signalNumber !== undefined ? 128 + signalNumber : null),
         signal: exitSignal ?? signalFromShellStatus(exitCode),
         timed_out: timedOut,
         interrupted,
