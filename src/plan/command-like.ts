@@ -112,6 +112,9 @@ function resolvedCommand(t: string, resolves: ProgramResolver): { program: strin
   if (!shellTokens(t)) return null; // unbalanced quotes: not something a shell would run as meant
   const first = firstProgram(t.replace(/^\(\s*/, ''));
   if (!first) return null;
+  // The program word must end where a shell word ends: `sum(2, 3)`, `test.each`, `env.PORT` are code, not commands.
+  const at = t.indexOf(first.program);
+  if (at === -1 || !/^(?:\s|$|[;|&<>])/.test(t.slice(at + first.program.length))) return null;
   if (COMPOUND_KEYWORDS.has(first.program) && !isCompoundCommand(t)) return null;
   if (!programResolves(first.program, first.args.length > 0, resolves)) return null;
   return first;

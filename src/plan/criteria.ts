@@ -129,7 +129,8 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
   // `grep -c X file shows 3+ matches`: the command, then what its output should say.
   for (const c of [...candidates]) {
     const output = /\s+(?:shows?|returns?|prints?|outputs?|lists?|displays?|reports?)\s+/.exec(c.s);
-    if (output && output.index > 0) candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${c.s.slice(output.index)}` });
+    // Only with arguments: `sum(2, 3) returns 5` and `ls returns nothing` are prose about values.
+    if (output && output.index > 0 && /\S\s+\S/.test(c.s.slice(0, output.index).trim())) candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${c.s.slice(output.index)}` });
   }
   for (const c of candidates) {
     let s = c.s.trim();
@@ -212,7 +213,9 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
       last = span.end;
     }
     remainder = decodeEntities(remainder + s.slice(last)).replace(/`/g, '');
-    const acceptInline = !isNeg(remainder) && (ctx.mode === 'verify' || RUN_OR_SUCCESS.test(remainder));
+    // "Manual smoke test: `... | cargo run` -- verify data displays correctly": a person runs it.
+    const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder);
+    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || RUN_OR_SUCCESS.test(remainder));
     if (acceptInline) {
       for (const span of commandSpans) {
         const single = !/\s/.test(span.content);
