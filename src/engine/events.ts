@@ -2,6 +2,7 @@
  * The loop reducer's vocabulary: events in, decisions out. Everything an event needs is
  * in it (check results, fingerprints, diff hashes, the time), so the reducer stays pure.
  */
+import type { Baseline } from './baseline.js';
 import type { CheckResult, Escalation, Handoff, StopReason, Verdict } from './types.js';
 
 /** The thresholds the reducer applies (from the effective config). */
@@ -25,7 +26,7 @@ export interface LoopContext {
 
 export type LoopEvent =
   /** `ralf task start`: the agent is about to edit; remember where it started. Does not count. */
-  | { type: 'started'; now: string; start_ref: string | null; force?: boolean }
+  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null }
   /** One verification ran to completion (the I/O shell computed everything below). */
   | {
       type: 'iteration_verified';
@@ -51,6 +52,8 @@ export type LoopEvent =
       requires_confirmation: boolean;
       /** The start point computed for this verify; kept only when the loop has none yet. */
       start_ref: string | null;
+      /** Failures of an untouched tree at the first verify (kept only when the loop has no baseline). */
+      baseline?: Baseline | null;
     }
   /** `ralf task escalate --rule 4`. Does not count as an iteration. */
   | { type: 'escalated'; now: string; escalation: Escalation }

@@ -108,6 +108,10 @@ export function renderHandoffMarkdown(h: Omit<Handoff, 'markdown'>, loop: LoopSt
       if (s.output_tail) out.push('', fenced(s.output_tail), '');
     }
   }
+  if (h.already_failing?.length) {
+    out.push('', '**Already failing before the task** (recorded before the first edit; not caused by it):', '');
+    out.push(...h.already_failing.map((a) => `- ${code(a)}`));
+  }
   out.push('', `**Recommended next action:** \`${h.recommended_action}\` — ${h.recommendation}`);
   out.push('', '### Awaiting', '', awaiting(h, ctx), '');
   // Collapse runs of blank entries (not blank lines inside a fenced output tail).

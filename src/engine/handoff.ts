@@ -3,6 +3,7 @@
  * Same content as JSON (the `Handoff` contract) and as Markdown in GSD's
  * `## CHECKPOINT REACHED` shape (see handoff-markdown.ts).
  */
+import { alreadyFailing } from './baseline.js';
 import type { LoopContext } from './events.js';
 import { renderHandoffMarkdown } from './handoff-markdown.js';
 import { lastLines, oneLine } from './tail.js';
@@ -122,6 +123,7 @@ export function buildHandoff(loop: LoopState, ctx: LoopContext): Handoff {
       last && !last.passed
         ? last.checks.filter(failed).map((c) => ({ command: c.command, fingerprint: c.fingerprint, output_tail: lastLines(c.output_tail, HANDOFF_TAIL_LINES, 2000) }))
         : [],
+    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailing(loop.baseline, last?.checks) } : {}),
     recommended_action: action,
     recommendation: recommendation(loop, ctx, action),
     escalation: loop.escalation ?? null,

@@ -238,6 +238,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     warning,
     tree_facts: treeFacts,
     ...(checkWritten ? { check_written: checkWritten } : {}),
+    ...(!loop.baseline && event.baseline ? { baseline: event.baseline } : {}),
   };
   if (verdict === 'stop') state.handoff = buildHandoff(state, ctx);
 
@@ -272,7 +273,8 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
       if (loop.iterations.length > 0 && loop.start_ref !== null && !event.force) {
         return { state: loop, decision: decisionOf(loop, { message: `${label(loop)} already started at ${loop.started_at}; start point kept.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
       }
-      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, started_at: loop.started_at ?? event.now, updated_at: event.now };
+      const baseline = event.baseline ?? loop.baseline ?? null;
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
     }
 

@@ -40,6 +40,7 @@ export function renderVerify(o: VerifyOutcome, s: Styler = plain): string {
   const skipped = o.checks.filter((c) => c.skipped).length;
   if (o.checks.length > 0) out.push(s.dim(`checks: ${passed} passed, ${failing.length} failed${skipped ? `, ${skipped} skipped` : ''} of ${o.checks.length}`));
   for (const c of o.checks) for (const n of c.notes ?? []) out.push(s.yellow(`note: ${c.command.split('\n')[0]!.slice(0, 60)}: ${n}`));
+  if (o.already_failing?.length) out.push(s.dim(`already failing before the task: ${o.already_failing.join('; ')}`));
   if (o.fingerprint && o.verdict !== 'pass') out.push(`fingerprint: ${o.fingerprint}`);
   if (o.counted && o.progress !== null && o.iteration > 1) out.push(`progress: ${o.progress ? 'yes' : 'no'} (${o.progress_reasons.join('; ')})`);
 

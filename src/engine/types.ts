@@ -5,6 +5,7 @@
  * only for incompatible changes.
  */
 import type { CheckKind } from '../plan/model.js';
+import type { Baseline } from './baseline.js';
 
 export const STATE_SCHEMA_VERSION = 1;
 
@@ -128,6 +129,8 @@ export interface Handoff {
   auto_fixed: string[];
   files_changed: string[];
   still_failing: Array<{ command: string; fingerprint: string | null; output_tail: string }>;
+  /** Checks that already failed before the task (the baseline), with whether they still do. */
+  already_failing?: string[];
   recommended_action: RecommendedAction;
   recommendation: string;
   /** Rule 4 escalation details when stop_reason is rule4_architectural. */
@@ -168,6 +171,8 @@ export interface LoopState {
    * the same checks reuses it instead of running the checks again.
    */
   pending_confirmation?: { tree: string; commands: string[]; checks: CheckResult[]; at: string } | null;
+  /** Checks that already failed before the agent's first edit (src/engine/baseline.ts). */
+  baseline?: Baseline | null;
   /** Set while stopped with `interrupted`: the next verify resumes the loop (interrupted verifies never count). */
   interrupted?: { at: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null } | null;
   /** Set when the loop stopped on a `ralf run` event (`blocked`, `time_budget`, `token_budget`). */

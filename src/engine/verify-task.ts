@@ -4,6 +4,7 @@
  * lock, fingerprint failures, snapshot the working tree and diff the task's files, run
  * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
  */
+import { alreadyFailing, baselineOf, failsAsBefore } from './baseline.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHash } from '../lazy-crypto.js';
@@ -80,6 +81,8 @@ export interface VerifyOutcome {
   checks_modified?: string[];
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
+  /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
+  already_failing?: string[];
 }
 
 export interface SnapshotNotes {
@@ -238,6 +241,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     verdict: decision.verdict,
     stop_reason: decision.stop_reason,
     exit_code: exitCodeFor(decision),
+    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailing(loop.baseline, checks) } : {}),
     scope: scope.scope,
     task: scope.taskNumber === null ? null : { number: scope.taskNumber, name: scope.name },
     plan_id: loaded.planId,
@@ -342,13 +346,22 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   }
   const durationMs = reuse ? 0 : Math.round(monotonicMs() - t0);
   mark('checks');
-  const checks = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c, scans.get(c.index)));
+  const fingerprinted = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c, scans.get(c.index)));
+  // The baseline (baseline.ts): a first verify of an untouched tree records what already fails;
+  // with preexisting_failures: allow, a check failing only as it did before does not block.
+  const firstBaseline = !before?.baseline && (before?.iterations.length ?? 0) === 0 && tree !== null && tree === startRef && cfg.preexisting_failures !== 'off' ? baselineOf(fingerprinted, now(), 'first_verify') : null;
+  let checks = fingerprinted;
   mark('fingerprint');
 
   if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
   if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
 
   const diff = unwrap(await diffP);
+  // allow: only once the agent changed something, so an idle agent never passes on old failures.
+  const baseline = before?.baseline ?? null;
+  if (cfg.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
+    checks = checks.map((c) => (failsAsBefore(c, baseline) ? { ...c, passed: true, fingerprint: null, notes: [...(c.notes ?? []), 'already failing before the task, and failing only as before: not blocking (preexisting_failures: allow)'] } : c));
+  }
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -377,6 +390,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       done_confirmed: doneConfirmed,
       requires_confirmation: requiresConfirmation,
       start_ref: startRef,
+      ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
   });
@@ -432,7 +446,7 @@ function earliestTaskStart(state: PlanState | null): string | null {
   return loops[0]?.start_ref ?? null;
 }
 
-function withFingerprint(deps: EngineDeps, raw: RawCheck, scan: OutputScanLike | undefined): CheckResult {
+export function withFingerprint(deps: EngineDeps, raw: RawCheck, scan?: OutputScanLike | undefined): CheckResult {
   const { interrupted: _i, output_bytes: _b, ...c } = raw;
   if (c.passed || c.skipped) return { ...c, fingerprint: null };
   // The scan saw every byte the check wrote; without one (file checks, spawn errors) the kept output is read.

@@ -125,6 +125,7 @@ function detailItem(row: ReportRow, planPath: string): ListItem | null {
     if (row.awaiting_confirmation) head.push(text('; checks pass, waiting for the agent to confirm the done criteria'));
     if (row.fingerprints.length > 0) sub.push(fingerprintLine(row));
     if (row.still_failing.length > 0 && !row.awaiting_confirmation) sub.push(commands('Failing', row.still_failing));
+    if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
   } else if (row.stop_reason === 'success') {
     if (row.iterations <= 1) return null;
     head.push(text(`passed on iteration ${row.iterations}`));
@@ -136,6 +137,7 @@ function detailItem(row: ReportRow, planPath: string): ListItem | null {
     if (row.fingerprints.length > 0) sub.push(fingerprintLine(row));
     if (row.auto_fixed.length > 0) sub.push(commands('Auto-fixed', row.auto_fixed));
     if (row.still_failing.length > 0) sub.push(commands('Still failing', row.still_failing));
+    if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
     const next = nextLine(row, planPath);
     if (next) sub.push(next);
   }

@@ -2,6 +2,7 @@
  * Joins the plan's tasks with the recorded loop state into one row per task (plus the
  * plan-level loop). Pure: the plan says what should be looped, the state says what happened.
  */
+import { alreadyFailing } from '../engine/baseline.js';
 import { autoFixed } from '../engine/handoff.js';
 import type { LoopState, NotLoopedTask } from '../engine/types.js';
 import type { TaskDecisionKind } from '../plan/model.js';
@@ -40,6 +41,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
     fingerprints: handoff?.fingerprints ?? loop.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
     auto_fixed: handoff?.auto_fixed ?? autoFixed(loop.iterations),
     still_failing: stillFailing(loop),
+    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailing(loop.baseline, loop.iterations.at(-1)?.checks) } : {}),
     recommended_action: handoff?.recommended_action ?? null,
     recommendation: handoff?.recommendation ?? null,
     escalation: loop.escalation?.reason ?? handoff?.escalation?.reason ?? null,

@@ -59,6 +59,8 @@ export interface ReportRow {
   fingerprints: Array<{ iteration: number; fingerprint: string | null }>;
   auto_fixed: string[];
   still_failing: string[];
+  /** Checks that already failed before the task (the baseline), apart from what the task broke. */
+  already_failing?: string[];
   recommended_action: RecommendedAction | null;
   recommendation: string | null;
   /** Rule 4 escalation reason, when the loop stopped for it. */

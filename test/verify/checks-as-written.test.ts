@@ -152,3 +152,34 @@ describe('GSD Core tasks that need something first', () => {
     await loopsFailsPasses(p, () => p.write('x', ''), p.env({ STRIPE_SECRET_KEY: 'sk_test_1' }));
   });
 });
+
+describe('pre-existing failures (the baseline of `ralf task start`)', () => {
+  // A runner with two tests: `legacy` is broken before the task; `feature` needs feature.txt.
+  const RUNNER = "const fs = require('fs');\nlet failed = 0;\nfor (const [name, ok] of [['legacy', fs.existsSync('legacy-fixed')], ['feature', fs.existsSync('feature.txt')]]) {\n  if (ok) console.log('✓ ' + name); else { failed++; console.log('✗ ' + name); console.log('FAIL tests/' + name + '.test.js > ' + name); }\n}\nconsole.log(failed + ' failed');\nprocess.exit(failed ? 1 : 0);\n";
+  const project = (config: Record<string, unknown> = {}) => new Project({ tasks: task('<automated>node runner.js</automated>'), files: { 'runner.js': RUNNER }, config });
+
+  it('report (default): recorded at task start, shown apart in the verify answer and the handoff; still blocks', async () => {
+    const p = project({ max_iterations: 2 });
+    expect((await p.run(['task', 'start', PLAN_REL, '1'])).exitCode).toBe(0);
+    expect(p.state().tasks['1'].baseline).toMatchObject({ source: 'task_start', failing: [{ command: 'node runner.js' }] });
+    p.write('feature.txt', 'done\n');
+    const r = await verify(p);
+    expect(r.code).toBe(10);
+    expect(r.json.already_failing[0]).toMatch(/^node runner\.js/);
+    p.write('feature.txt', 'done again\n');
+    const stop = await verify(p);
+    expect(stop.code).toBe(20);
+    expect(stop.json.handoff.markdown).toContain('**Already failing before the task**');
+  });
+
+  it('allow: a check failing only as it did before the task does not block once the agent changed something', async () => {
+    const p = project({ preexisting_failures: 'allow' });
+    expect((await p.run(['task', 'start', PLAN_REL, '1'])).exitCode).toBe(0);
+    const idle = await verify(p);
+    expect(idle.code).toBe(10); // nothing changed: old failures never pass an idle agent
+    p.write('feature.txt', 'done\n');
+    const r = await verify(p);
+    expect(r.code, JSON.stringify(r.json?.checks)).toBe(0);
+    expect(r.json.checks[0].notes.join(' ')).toMatch(/already failing before the task/);
+  });
+});
