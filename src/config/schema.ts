@@ -5,6 +5,7 @@ import {
   array,
   boolean,
   describe,
+  enum as oneOf,
   int,
   maximum,
   minimum,
@@ -77,6 +78,13 @@ export const RalfLiteConfig = strictObject({
   check_timeout_seconds: optional(intIn(1, 86_400, 'Kill a verification check (and its process tree) after this many seconds (default 600).')),
   time_budget_seconds: optional(intIn(1, 604_800, 'Optional time budget for one task loop; unset means no time-based stop (the default).')),
   stop_on_first_failure: optional(boolean().check(describe("Stop running a task's checks at the first failure (default false: run all, so progress can be measured)."))),
+  preexisting_failures: optional(
+    oneOf(['report', 'allow', 'off']).check(
+      describe(
+        'Checks that already fail before the agent\'s first edit: `ralf task start` runs the task\'s checks and records them. `report` (default): the handoff and Loop Report list them apart as "already failing before the task"; they still block. `allow`: a check that fails only as it did before (same failing tests, or the same fingerprint) does not block the task. `off`: `task start` runs no checks and nothing is recorded.',
+      ),
+    ),
+  ),
   checks: optional(Checks),
   run: optional(Run),
   snapshot: optional(Snapshot),
