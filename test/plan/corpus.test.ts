@@ -233,3 +233,33 @@ describe('gsd-real traps, checked line by line', () => {
     expect(readPlan(f, { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} })).toEqual(plan(relative(corpus, f)));
   });
 });
+
+/**
+ * Issue 13 (checks as written) re-read all 53 plans. On DEV_MACHINE no task decision and no plan
+ * decision changed (159 tasks, 53 plans). What changed is the checks themselves, each row read by
+ * hand in the plan: fences split into one-line checks are one script each now, and prose that only
+ * names a long-running command is no longer run.
+ */
+describe('issue 13: checks whose reading changed, each with the reason', () => {
+  type Changed = [file: string, scope: number | 'plan', commands: number, expectInFirst: string, why: string];
+  // prettier-ignore
+  const CHANGED: Changed[] = [
+    ['Atypical-Consulting__FlowForge/.planning/phases/26-xstate-navigation-fsm/26-01-PLAN.md', 1, 1, 'npx vitest run src/machines/navigation/navigationMachine.test.ts\n', 'the bash fence (vitest, then tsc | grep -v) is one script, was 2 checks'],
+    ['Atypical-Consulting__FlowForge/.planning/phases/05-topology-visualization/05-02-PLAN.md', 'plan', 1, 'cd src-tauri && cargo check 2>&1 | head -20\n', 'one fence, one script: the greps after `cd src-tauri &&` were 3 unrelated checks'],
+    ['JesperMorais__LagomStronk/.planning/phases/02-ux-overhaul-exercise-system/02-10-PLAN.md', 'plan', 1, 'grep -q "workout-fullscreen" css/style.css', 'three `grep -q ... && echo` lines of one fence: one script'],
+    ['MarkMichiels__livemathtex/.planning/phases/03-fix-evaluation-unit-lookup/03-01-PLAN.md', 'plan', 1, 'cd /home/mark/Repositories/livemathtex\npytest', 'the fence `cd` now governs the pytest runs after it (was a lone `cd` check)'],
+    ['MarkMichiels__livemathtex/.planning/phases/23-remove-latex2sympy/23-01-PLAN.md', 'plan', 1, 'cd /home/mark/Repositories/livemathtex\npytest', 'same: one script; `pytest --collect-only | tail -5` gets a pipeline warning'],
+    ['Birkankader__WhaleCode/.planning/phases/01-foundation/01-03-PLAN.md', 'plan', 2, 'npm run test -- --run', '"Manual smoke test: `npm run tauri dev` shows a window" is a person\'s step (a dev server that never exits), no longer a check'],
+  ];
+  it.each(CHANGED)('%s (%s)', (file, scope, commands, first, _why) => {
+    const p = plan(file);
+    const checks = (scope === 'plan' ? p.plan_checks : p.tasks[scope - 1]!.checks).filter((c) => c.kind === 'command_succeeds');
+    expect(checks).toHaveLength(commands);
+    expect('command' in checks[0]! && checks[0].command).toContain(first);
+  });
+
+  it('warns about the masking pipelines the plans contain (grep -v, head, tail)', () => {
+    const warned = [...plans].filter(([, p]) => p.warnings.some((w) => /grep -v exits 0|returns (?:head|tail)'s status/.test(w))).map(([f]) => f.split('/')[0]);
+    expect([...new Set(warned)].sort()).toEqual(['4everinbeta__liminal', 'Atypical-Consulting__FlowForge', 'Birkankader__WhaleCode', 'FerroxLabs__wayland-core', 'MarkMichiels__livemathtex', 'hudsor01__tenant-flow']);
+  });
+});
