@@ -12,7 +12,12 @@
  *   tests pass                        → tests_pass (the project test command)
  * Anything else is prose: a manual criterion the agent must confirm.
  */
-import { looksLikeBareCommand } from '../plan/command-like.js';
+import { looksLikeBareCommand, type ProgramResolver } from '../plan/command-like.js';
+import { machineResolver } from '../plan/resolve-programs.js';
+
+/** Programs on this machine's PATH / node_modules/.bin (issue 13: a bare line is a command when its first word resolves). */
+let onThisMachine: ProgramResolver | null = null;
+const resolves: ProgramResolver = (name) => (onThisMachine ??= machineResolver(process.cwd()))(name);
 import type { Check, CheckSource } from '../plan/model.js';
 
 export type CriterionReading =
@@ -71,7 +76,7 @@ export function readCriterionText(
   const command = COMMAND_ONLY.exec(text);
   if (command) return { kind: 'checks', checks: [{ kind: 'command_succeeds', command: command[1]!.trim(), source }] };
   const bare = BARE_PASSES.exec(text);
-  if (bare && !bare[1]!.includes('`') && looksLikeBareCommand(bare[1]!)) {
+  if (bare && !bare[1]!.includes('`') && looksLikeBareCommand(bare[1]!, resolves)) {
     return { kind: 'checks', checks: [{ kind: 'command_succeeds', command: bare[1]!.trim(), source }] };
   }
   if (TESTS_PASS.test(text)) {
