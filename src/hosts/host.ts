@@ -31,6 +31,11 @@ export interface Host {
    * (`ralf task start`/`verify` record it so the Stop hook holds only that session).
    */
   sessionEnv: string;
+  /**
+   * How ralf makes the host hold an agent whose loop is open: a Stop/SubagentStop hook in
+   * the settings file (`settings.json`; `settings.local.json` in a project), or a plugin file.
+   */
+  stopHook: { kind: 'settings'; globalRel: string; localRel: string } | { kind: 'plugin'; rel: string };
 }
 
 /** The host session a ralf command runs in (from its shell environment). */
@@ -81,6 +86,7 @@ export const opencodeHost: Host = {
   // OpenCode does not put the session id into the shell's environment itself; ralf's
   // plugin does, through its `shell.env` hook (src/hook/opencode-plugin.ts).
   sessionEnv: 'OPENCODE_SESSION_ID',
+  stopHook: { kind: 'plugin', rel: 'plugin/ralf-lite.js' },
 };
 
 export const claudeHost: Host = {
@@ -103,6 +109,8 @@ export const claudeHost: Host = {
   // Claude Code 2.1 sets it in the environment of every Bash tool call (subagents get the
   // parent's id); it equals the `session_id` of its hook input.
   sessionEnv: 'CLAUDE_CODE_SESSION_ID',
+  // settings.local.json: a project's own settings.json is usually committed; ralf's entry holds absolute paths.
+  stopHook: { kind: 'settings', globalRel: 'settings.json', localRel: 'settings.local.json' },
 };
 
 export const hosts: Record<HostName, Host> = { opencode: opencodeHost, claude: claudeHost };
