@@ -48,8 +48,7 @@ describe('OpenCode plugin (real opencode serve, scripted model)', () => {
     sb = await makeSandbox();
     const r = await runCli(['install', '--opencode'], { env: opencodeEnv(sb, model.url), cwd: sb.project });
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    // npm offline: opencode's background `npm install @opencode-ai/plugin` in the config dir fails at once instead of retrying for a minute before plugins load.
-    server = await startOpencodeServer(sb, model.url, { npm_config_offline: 'true' });
+    server = await startOpencodeServer(sb, model.url);
   }, 90_000);
   afterAll(async () => {
     await server?.close();
