@@ -37,7 +37,7 @@ function endsAfterRetry(ending: string): AgentScript {
     yield writeSum('a + b');
     let second = yield bash(next);
     // The task's <done> is a manual criterion: the check proves it, so confirm it (the workflow's step).
-    if (exitOf(second) === 10 && second.includes('--done-confirmed')) second = yield bash(`${next} --done-confirmed`);
+    if ((exitOf(second) === 11 || exitOf(second) === 10) && second.includes('--done-confirmed')) second = yield bash(`${next} --done-confirmed`);
     return `SCRIPTED: held; the verify it named exited ${exitOf(second)}`;
   };
 }

@@ -34,7 +34,7 @@ function endsAfterRetry(task: number, ending: string): AgentScript {
     if (!reply.includes(REASON) || !next) return `SCRIPTED: got "${reply.slice(0, 80)}"`;
     yield write(file!, fn!, good!);
     let second = yield bash(next);
-    if (exitOf(second) === 10 && second.includes('--done-confirmed')) second = yield bash(`${next} --done-confirmed`);
+    if ((exitOf(second) === 11 || exitOf(second) === 10) && second.includes('--done-confirmed')) second = yield bash(`${next} --done-confirmed`);
     return `SCRIPTED: held; the verify it named exited ${exitOf(second)}`;
   };
 }
