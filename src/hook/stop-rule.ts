@@ -136,13 +136,13 @@ export function blockReason(open: OpenLoop, ctx: StopContext, blockNumber: numbe
   const n = loop.iterations.length;
   const lines: string[] = [];
   const confirm = loop.awaiting_confirmation === true || lastVerdict(loop) === 'confirm';
-  if (n === 0) {
-    lines.push(`ralf-lite: the loop of ${what} was started and not verified yet. Finish the task, then verify it:`);
-    lines.push(`  ${verify}`);
-  } else if (confirm) {
-    lines.push(`ralf-lite: the checks of ${what} pass, but its manual done criteria are not confirmed (iteration ${n} of ${loop.max_iterations}).`);
+  if (confirm) {
+    lines.push(`ralf-lite: the checks of ${what} pass, but its manual done criteria are not confirmed.`);
     lines.push('Check each criterion yourself; only if all hold, run:');
     lines.push(`  ${verify} --done-confirmed`);
+  } else if (n === 0) {
+    lines.push(`ralf-lite: the loop of ${what} was started and not verified yet. Finish the task, then verify it:`);
+    lines.push(`  ${verify}`);
   } else {
     lines.push(`ralf-lite: the loop of ${what} is still open: the last verify said retry (iteration ${n} of ${loop.max_iterations}).`);
     const failing = stillFailing(loop);

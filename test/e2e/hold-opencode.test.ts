@@ -22,7 +22,7 @@ const write = (file: string, fn: string, body: string) => bash(`mkdir -p src && 
 
 /** Task N: start, a bug, verify (retry), then end the turn with `ending`; when prompted again, repair and run the command it names. */
 function endsAfterRetry(task: number, ending: string): AgentScript {
-  const [file, fn, bad, good] = task === 1 ? ['src/sum.mjs', 'sum', 'a - b', 'a + b'] : ['src/ratio.mjs', 'ratio', 'a * b', 'a / b'];
+  const [file, fn, bad, good] = task === 1 ? ['src/sum.mjs', 'sum', 'a - b', 'a + b'] : ['src/ratio.mjs', 'ratio', 'a - b', 'a / b'];
   return function* (ctx) {
     const { runtime, planPath } = readCommandFacts(ctx.prompt);
     yield bash(`${runtime} task start ${planPath} ${task}`);

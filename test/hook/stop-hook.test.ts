@@ -57,6 +57,15 @@ describe('ralf hook stop', () => {
     expect(r.block?.reason).toContain(`"${process.execPath}" "${cliPath()}" task verify "${PLAN_REL}" 1 --json`);
   });
 
+  it('confirm (checks pass, manual criteria unconfirmed): blocks with the --done-confirmed command', async () => {
+    const p = new Project({ tasks: autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js', done: 'The value reads well to a person' }), files: { ...files, 'src/a.js': "module.exports = 'fixed';\n" } });
+    await ralf(p, ['task', 'start', PLAN_REL, '1']);
+    expect((await ralf(p, ['task', 'verify', PLAN_REL, '1', '--json'])).exitCode).toBe(11);
+    const r = await hook(p, {});
+    expect(r.block?.reason).toContain('manual done criteria are not confirmed');
+    expect(r.block?.reason).toMatch(/task verify "[^"]+" 1 --json --done-confirmed/);
+  });
+
   it('another session in the same project: allows', async () => {
     expect((await hook(retry, { session_id: 'sess-B' })).block).toBeNull();
   });
