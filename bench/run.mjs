@@ -146,6 +146,8 @@ const commands = [
   { name: 'ralf --version', args: [cli, '--version'] },
   { name: 'ralf config --json', args: [cli, 'config', '--json', '--cwd', trivial.dir], target: 1.3 },
   { name: 'ralf status --json', args: [cli, 'status', '--json', '--cwd', trivial.dir], target: 1.2 },
+  // The Claude Code Stop hook on every turn end: no loop of this session open (the common case).
+  { name: 'ralf hook stop (Stop hook, no open loop)', args: [cli, 'hook', 'stop'], input: JSON.stringify({ session_id: 'bench-session', cwd: trivial.dir, hook_event_name: 'Stop', stop_hook_active: false }), target: 1.3 },
   { name: 'ralf task verify (check: true)', args: [cli, 'task', 'verify', trivial.plan, '1', '--json', '--done-confirmed'], target: 1.5, okCodes: [0, 10, 11, 20] },
   { name: 'ralf task verify (true, file edited)', args: [cli, 'task', 'verify', edited.plan, '1', '--json', '--done-confirmed'], before: editTaskFile, okCodes: [0, 10, 11, 20] },
   { name: 'ralf report (2,000-line SUMMARY)', args: [cli, 'report', reported.plan, '--json'], target: 2 },
@@ -169,7 +171,7 @@ for (const row of scaleWanted) {
 for (const c of commands) {
   // The first run of a scale row is its first verify (the one allowed to cost more): timed apart.
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, encoding: 'utf8' });
+  const r = spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, encoding: 'utf8', input: c.input });
   c.first_ms = ms(process.hrtime.bigint() - t0);
   const ok = (c.okCodes ?? [0]).includes(r.status);
   c.available = ok;
@@ -184,7 +186,7 @@ for (let i = 0; i < runs + 2; i++) {
     if (!c.available || c.samples.length >= c.maxSamples) continue;
     c.before?.();
     const t0 = process.hrtime.bigint();
-    spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, stdio: 'ignore' });
+    spawnSync(node, c.args, { env: { ...env, ...c.env }, cwd: trivial.dir, stdio: [c.input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'], input: c.input });
     const t = ms(process.hrtime.bigint() - t0);
     if (i >= 2) c.samples.push(t); // two warm-up rounds
   }

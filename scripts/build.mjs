@@ -43,6 +43,8 @@ try {
   await Promise.all([
     build({ ...common, entryPoints: { ralf: 'src/cli.ts' }, outdir: 'dist', banner: { js: `#!/usr/bin/env node\n${common.banner.js}` } }),
     build({ ...common, entryPoints: { ...commandEntries, ...libraryEntries }, outdir: 'dist' }),
+    // The OpenCode plugin: an ES module OpenCode imports (package export and installed copy).
+    build({ ...common, format: 'esm', define: {}, banner: {}, minifyWhitespace: false, minifySyntax: false, entryPoints: { 'opencode-plugin': 'src/hook/opencode-plugin.ts' }, outExtension: { '.js': '.mjs' }, outdir: 'dist' }),
   ]);
 } catch {
   process.exit(1); // esbuild already printed the errors

@@ -50,6 +50,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Remove exactly what `ralf install` installed',
     load: () => loadCommandModule('uninstall'),
   },
+  hook: {
+    summary: 'Host hooks: `hook stop` is the Claude Code Stop hook (and the OpenCode plugin\'s rule): hold an agent whose loop is open',
+    load: () => loadCommandModule('hook'),
+  },
   run: {
     summary: 'Drive an agent CLI headless: a fresh agent per iteration until the loop stops',
     load: () => loadCommandModule('run'),

@@ -15,11 +15,13 @@ import { desiredFiles } from '../install/desired.js';
 import { resultsJson, resultsText } from '../install/format.js';
 import { readManifest } from '../install/manifest.js';
 import { INSTALL_USAGE, parseInstallArgs } from '../install/options.js';
-import { pathsToInspect, planInstall } from '../install/plan-install.js';
+import { orderManifest, pathsToInspect, planInstall } from '../install/plan-install.js';
+import { planSettingsInstall, planSettingsUninstall, type SettingsHooksRecord } from '../install/settings-hooks.js';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 import { leftoverPlaceholders, renderCommand, renderWorkflow, runtimeInvocation } from '../install/render.js';
 import { absPath, snapshot } from '../install/snapshot.js';
 import { findRenderSource, readPackageSources, runtimeEntry } from '../install/sources.js';
-import { BACKUPS_REL, MANIFEST_REL, type InstallPlan } from '../install/types.js';
+import { BACKUPS_REL, MANIFEST_REL, type FileAction, type InstallPlan, type Manifest } from '../install/types.js';
 
 declare const RALF_VERSION: string | undefined;
 
@@ -34,7 +36,7 @@ export async function run(argv: string[]): Promise<number> {
 
   // Plan every target before writing anything: a conflict in one host aborts them all.
   const plans: Array<{ plan: InstallPlan; commands: string[] }> = targets.map((target) => {
-    const set = desiredFiles(target, sources, process.execPath);
+    const set = desiredFiles(target, sources, process.execPath, { hooks: args.hooks });
     const manifest = readManifest(absPath(target.root, MANIFEST_REL));
     if (manifest && manifest.host !== target.host.name) {
       throw new RalfError('install_conflict', `${target.root} holds a ralf-lite install for ${hosts[manifest.host].label}, not ${target.host.label}`, {
@@ -43,6 +45,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const paths = snapshot(target.root, pathsToInspect(set.files, manifest, now));
     const plan = planInstall({ target, version, runtime: set.runtime, now, desired: set.files, paths, manifest, missingRootParents: missingParents(target.root) });
+    withSettingsHooks(plan, manifest, args.hooks ? `${set.runtime} hook stop` : null);
     return { plan, commands: set.commands };
   });
 
@@ -68,6 +71,43 @@ function render(name: string, hostFlags: string[]): number {
   if (left.length > 0 && name.startsWith('workflows/')) throw new RalfError('internal', `rendering ${name} left placeholders: ${left.join(', ')}`, { exitCode: 1 });
   writeStdout(out);
   return ExitCode.ok;
+}
+
+/**
+ * Claude Code: ralf's Stop/SubagentStop entries in the settings file, merged into the plan
+ * (written after the files, recorded in the manifest and its journal). `command` null
+ * (--no-hooks) takes out entries an earlier install made.
+ */
+function withSettingsHooks(plan: InstallPlan, old: Manifest | null, command: string | null): void {
+  const hook = plan.target.host.stopHook;
+  if (hook.kind !== 'settings') return;
+  const rel = plan.target.scope === 'local' ? hook.localRel : hook.globalRel;
+  const path = absPath(plan.target.root, rel);
+  const current = readTextIfExists(path);
+  const prev = old?.settings_hooks ?? null;
+  let record: SettingsHooksRecord | null = prev;
+  let op: { action: FileAction; note?: string | undefined } | null = null;
+  if (command !== null) {
+    const s = planSettingsInstall({ rel, path, current, command, old: prev && prev.rel === rel ? prev : null });
+    if (s.text !== null) plan.settings = { rel, text: s.text, remove: false };
+    record = s.record;
+    op = { action: s.action };
+  } else if (prev) {
+    const s = planSettingsUninstall({ path: absPath(plan.target.root, prev.rel), current: readTextIfExists(absPath(plan.target.root, prev.rel)), record: prev });
+    if (s.text !== null || s.remove) plan.settings = { rel: prev.rel, text: s.text, remove: s.remove };
+    record = null;
+    op = { action: s.action, note: s.note };
+  }
+  if (op) plan.files.push({ rel: plan.settings?.rel ?? rel, kind: 'settings', action: op.action, ...(op.note ? { note: op.note } : {}) });
+  if (JSON.stringify(record ?? null) === JSON.stringify(prev ?? null)) return;
+  const { settings_hooks: _drop, ...rest } = plan.manifest;
+  plan.manifest = orderManifest(record ? { ...rest, settings_hooks: record } : rest);
+  plan.manifestChanged = true;
+  // The journal must know the entries before the settings file changes (an install killed
+  // in between is then still undone by uninstall).
+  const journalBase = plan.journal ?? plan.manifest;
+  const { settings_hooks: _j, ...journalRest } = journalBase;
+  plan.journal = orderManifest({ ...journalRest, ...(record ?? prev ? { settings_hooks: (record ?? prev)! } : {}) });
 }
 
 /** Ancestors of `dir` that do not exist, outermost first. */

@@ -5,6 +5,7 @@
  * `ralf plan verify ...` is the plan-level loop (src/commands/plan-verify.ts).
  */
 import { loadCommandModule } from '../cli/load-command.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style, table } from '../cli/output.js';
@@ -12,7 +13,8 @@ import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 
-export const USAGE = 'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] | ralf plan verify <PLAN.md> [--done-confirmed] [--json]   (verify exits 0 pass, 10 retry, 11 confirm, 20 stop)';
+export const USAGE =
+  'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|claude] [--config-dir DIR] | ralf plan --arguments-stdin [--json] | ralf plan verify <PLAN.md> [--done-confirmed] [--json]   (verify exits 0 pass, 10 retry, 11 confirm, 20 stop)';
 
 // A variable specifier keeps the bundler from inlining the engine (execa, git, fingerprints)
 // into this command's file: `ralf plan` stays small, and `ralf plan verify` loads its
@@ -20,16 +22,32 @@ export const USAGE = 'ralf plan <PLAN.md> [--json] [--cwd DIR] [--host opencode|
 
 export async function run(argv: string[]): Promise<number> {
   if (argv[0] === 'verify') return (await loadCommandModule('plan-verify')).run(argv.slice(1));
-  const { values, positionals } = parseCommandArgs(argv, { host: { type: 'string' }, 'config-dir': { type: 'string' } }, USAGE);
-  const [planArg, ...extra] = positionals;
+  const { values, positionals } = parseCommandArgs(argv, { host: { type: 'string' }, 'config-dir': { type: 'string' }, 'arguments-stdin': { type: 'boolean' } }, USAGE);
+  const cwd = resolve(values.cwd ?? process.cwd());
+  // The slash commands hand their raw arguments over on stdin (a quoted here-document), so
+  // no shell ever interprets them; the plan path is taken from that text here.
+  if (values['arguments-stdin'] && positionals.length > 0) throw usageError('give the plan path either as an argument or on stdin (--arguments-stdin), not both', `usage: ${USAGE}`);
+  const [planArg, ...extra] = values['arguments-stdin'] ? [planPathFromArguments(readFileSync(0, 'utf8'), (p) => existsSync(resolve(cwd, p)))] : positionals;
   if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);
   if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
-  const cwd = resolve(values.cwd ?? process.cwd());
   const { readPlan } = await import('../plan/read.js');
   const plan = readPlan(resolve(cwd, planArg), { loadConfig: { host: values.host, configDir: values['config-dir'] } });
   if (values.json) printJson(planJson(plan));
   else printText(renderPlan(plan, cwd));
   return ExitCode.ok;
+}
+
+/**
+ * The plan path in a slash command's raw arguments: the whole text when that names a
+ * file (a path with spaces), else the text without the quotes a host put around it,
+ * else its first word. Nothing here is ever run.
+ */
+export function planPathFromArguments(raw: string, exists: (path: string) => boolean): string {
+  const text = raw.replace(/\r?\n$/, '').trim();
+  if (text === '') throw usageError('no plan path in the command\'s arguments', 'run the command with the plan, e.g. /execute-plan .planning/phases/01-x/01-01-PLAN.md');
+  const unquoted = /^(["'])(.*)\1$/s.exec(text)?.[2] ?? text;
+  for (const candidate of [text, unquoted]) if (exists(candidate)) return candidate;
+  return /^(["'])(.*?)\1/s.exec(unquoted)?.[2] ?? unquoted.split(/\s+/)[0]!;
 }
 
 function counts(plan: Plan): Record<'tasks' | 'loop' | 'skip' | 'refuse', number> {

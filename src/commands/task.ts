@@ -3,6 +3,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { hostSession } from '../hosts/host.js';
 
 export const USAGE = [
   'ralf task verify <PLAN.md> <N> [--done-confirmed] [--json]',
@@ -45,12 +46,14 @@ export async function run(argv: string[]): Promise<number> {
   if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
   const planPath = resolve(values.cwd ?? process.cwd(), planArg);
   const common = { planPath, cwd: values.cwd, host: values.host, configDir: values['config-dir'] };
+  // The agent's host session, so the Stop hook / OpenCode plugin hold only this session.
+  const session = hostSession(process.env);
 
   switch (sub) {
     case 'verify': {
       const n = taskNumber(nArg);
       const [{ verifyTask }, { runVerifyCommand }] = await Promise.all([import('../engine/verify-task.js'), import('../engine/cli-verify.js')]);
-      return runVerifyCommand(json, (signal, onCheckStart) => verifyTask({ ...common, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal, onCheckStart }));
+      return runVerifyCommand(json, (signal, onCheckStart) => verifyTask({ ...common, session, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal, onCheckStart }));
     }
     case 'escalate': {
       if (values.rule !== '4') throw usageError(values.rule === undefined ? 'missing --rule 4' : `only --rule 4 can be escalated, got --rule ${values.rule}`, 'Rules 1-3 are fixed automatically inside the loop; Rule 4 (architectural change) needs a human decision.');
@@ -80,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     case 'start': {
       const n = taskNumber(nArg);
       const { startTask } = await import('../engine/start-task.js');
-      const o = await startTask({ ...common, taskNumber: n });
+      const o = await startTask({ ...common, session, taskNumber: n });
       if (json) printJson(o);
       else printText(`${o.message}${o.start_ref ? ` Start point: ${o.start_ref.slice(0, 12)}.` : ' (not a git repository: no start snapshot)'}\nnext: ${o.next}`);
       return ExitCode.ok;

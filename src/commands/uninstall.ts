@@ -12,6 +12,8 @@ import { parseInstallArgs } from '../install/options.js';
 import { planUninstall, uninstallPathsToInspect } from '../install/plan-uninstall.js';
 import { absPath, snapshot } from '../install/snapshot.js';
 import { MANIFEST_REL, type TargetResult } from '../install/types.js';
+import { planSettingsUninstall } from '../install/settings-hooks.js';
+import { readTextIfExists } from '../fs/read-if-exists.js';
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseInstallArgs(argv, 'uninstall');
@@ -19,7 +21,15 @@ export async function run(argv: string[]): Promise<number> {
   const plans = args.targets().map((target) => {
     const manifest = readManifest(absPath(target.root, MANIFEST_REL));
     if (!manifest) return { target, plan: null };
-    return { target, plan: planUninstall({ target, manifest, paths: snapshot(target.root, uninstallPathsToInspect(manifest)) }) };
+    const plan = planUninstall({ target, manifest, paths: snapshot(target.root, uninstallPathsToInspect(manifest)) });
+    const record = manifest.settings_hooks;
+    if (record) {
+      const path = absPath(target.root, record.rel);
+      const s = planSettingsUninstall({ path, current: readTextIfExists(path), record });
+      if (s.text !== null || s.remove) plan.settings = { rel: record.rel, text: s.text, remove: s.remove };
+      plan.files.push({ rel: record.rel, kind: 'settings', action: s.action, ...(s.note ? { note: s.note } : {}) });
+    }
+    return { target, plan };
   });
   for (const { target, plan } of plans) {
     if (!plan) {

@@ -66,6 +66,13 @@ export const Snapshot = strictObject({
   ),
 }).check(describe('How the loop snapshots the working tree on each verify.'));
 
+export const Hooks = strictObject({
+  enabled: optional(
+    boolean().check(describe('Let the Claude Code Stop hook and the OpenCode plugin keep an agent going while a loop it started is open (default true).')),
+  ),
+  max_blocks: optional(intIn(1, 100, 'Most times the Stop hook / OpenCode plugin holds a session for one task loop (default 3).')),
+}).check(describe('The host holding the agent to the loop (`ralf hook stop`).'));
+
 export const RalfLiteConfig = strictObject({
   enabled: _default(boolean().check(describe('Turn the loop on or off. When off, tasks execute once without the loop.')), true),
   max_iterations: _default(intIn(1, 100, 'Most verification iterations per task (and per plan) before the loop stops with `max_iterations`.'), 3),
@@ -88,6 +95,7 @@ export const RalfLiteConfig = strictObject({
   checks: optional(Checks),
   run: optional(Run),
   snapshot: optional(Snapshot),
+  hooks: optional(Hooks),
 }).check(describe('RALF Lite loop configuration (key `ralf_lite`).'));
 
 export type RalfLiteConfig = Infer<typeof RalfLiteConfig>;

@@ -25,6 +25,8 @@ export interface ApplyEventArgs {
   action: LogEntry['action'];
   detail?: string | undefined;
   lockWaitMs?: number | undefined;
+  /** The host session the command ran in; recorded on the loop when the event changes it. */
+  session?: LoopState['session'] | undefined;
 }
 
 export interface ApplyEventResult {
@@ -51,7 +53,7 @@ export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
       const changed = r.state !== loop || current === null || args.notLooped !== undefined;
       const next: PlanState = { ...state };
       if (changed) {
-        const loopNext = { ...r.state, task_name: args.taskName || r.state.task_name };
+        const loopNext = { ...r.state, task_name: args.taskName || r.state.task_name, ...(args.session ? { session: args.session } : {}) };
         if (scope === 'plan') next.plan = loopNext;
         else next.tasks = { ...state.tasks, [taskKey(taskNumber ?? 0)]: loopNext };
         next.plan_path = target.planRel;

@@ -13,6 +13,7 @@ import { applyEvent } from './apply-event.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
+import type { LoopState } from './types.js';
 
 export interface StartOptions extends ConfigOptions {
   planPath: string;
@@ -20,6 +21,8 @@ export interface StartOptions extends ConfigOptions {
   now?: (() => Date) | undefined;
   lockWaitMs?: number | undefined;
   deps?: EngineDeps | undefined;
+  /** The host session the command runs in (recorded for the Stop hook). */
+  session?: LoopState['session'] | undefined;
 }
 
 export async function startTask(options: StartOptions): Promise<ActionOutcome> {
@@ -42,6 +45,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
     taskCount: loaded.plan.tasks.length,
     action: 'start',
     lockWaitMs: options.lockWaitMs,
+    session: options.session,
   });
   return actionOutcome('start', loaded, r.loop, r.decision, 0);
 }

@@ -189,6 +189,11 @@ export interface LoopState {
    * CHECK_WRITTEN_MAX paths): not the agent's change while the content is still the check's.
    */
   check_written?: Record<string, string>;
+  /**
+   * The host session (Claude Code, OpenCode) whose agent last started or verified this loop;
+   * the Stop hook / OpenCode plugin hold only that session while the loop is open.
+   */
+  session?: { host: 'claude' | 'opencode'; id: string } | null;
 }
 
 export interface TreeFacts {

@@ -39,6 +39,8 @@ export interface VerifyOptions extends ConfigOptions {
   lockWaitMs?: number | undefined;
   onCheckStart?: ((index: number, check: Check, total: number) => void) | undefined;
   deps?: EngineDeps | undefined;
+  /** The host session the command runs in (recorded for the Stop hook). */
+  session?: LoopState['session'] | undefined;
 }
 
 export interface VerifyTaskOptions extends VerifyOptions {
@@ -236,6 +238,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     notLooped,
     taskCount: loaded.plan.tasks.length,
     lockWaitMs: options.lockWaitMs,
+    session: options.session,
   };
   const outcome = (decision: Decision, loop: LoopState, checks: CheckResult[], interrupted: VerifyOutcome['interrupted'] = null): VerifyOutcome => ({
     verdict: decision.verdict,

@@ -26,6 +26,22 @@ export interface Host {
   commandFrontmatterDrop: readonly string[];
   /** How a user types an installed command, e.g. `/execute-plan`. */
   commandInvocation(name: string): string;
+  /**
+   * The env var that carries the host's session id into the shell commands its agent runs
+   * (`ralf task start`/`verify` record it so the Stop hook holds only that session).
+   */
+  sessionEnv: string;
+  /**
+   * How ralf makes the host hold an agent whose loop is open: a Stop/SubagentStop hook in
+   * the settings file (`settings.json`; `settings.local.json` in a project), or a plugin file.
+   */
+  stopHook: { kind: 'settings'; globalRel: string; localRel: string } | { kind: 'plugin'; rel: string };
+}
+
+/** The host session a ralf command runs in (from its shell environment). */
+export interface HostSession {
+  host: HostName;
+  id: string;
 }
 
 export type HostName = 'opencode' | 'claude';
@@ -67,6 +83,10 @@ export const opencodeHost: Host = {
   envKeys: ['OPENCODE', 'OPENCODE_CONFIG_DIR', 'OPENCODE_CONFIG', 'XDG_CONFIG_HOME', 'HOME'],
   commandFrontmatterDrop: ['name', 'argument-hint', 'allowed-tools'],
   commandInvocation: (name) => `/${name}`,
+  // OpenCode does not put the session id into the shell's environment itself; ralf's
+  // plugin does, through its `shell.env` hook (src/hook/opencode-plugin.ts).
+  sessionEnv: 'OPENCODE_SESSION_ID',
+  stopHook: { kind: 'plugin', rel: 'plugin/ralf-lite.js' },
 };
 
 export const claudeHost: Host = {
@@ -86,10 +106,24 @@ export const claudeHost: Host = {
   envKeys: ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CONFIG_DIR', 'HOME'],
   commandFrontmatterDrop: [],
   commandInvocation: (name) => `/${name}`,
+  // Claude Code 2.1 sets it in the environment of every Bash tool call (subagents get the
+  // parent's id); it equals the `session_id` of its hook input.
+  sessionEnv: 'CLAUDE_CODE_SESSION_ID',
+  // settings.local.json: a project's own settings.json is usually committed; ralf's entry holds absolute paths.
+  stopHook: { kind: 'settings', globalRel: 'settings.json', localRel: 'settings.local.json' },
 };
 
 export const hosts: Record<HostName, Host> = { opencode: opencodeHost, claude: claudeHost };
 
 export function isHostName(value: string): value is HostName {
   return value === 'opencode' || value === 'claude';
+}
+
+/** The host session of the current shell, if a host set one (see Host.sessionEnv). */
+export function hostSession(env: NodeJS.ProcessEnv): HostSession | null {
+  for (const host of [claudeHost, opencodeHost]) {
+    const id = env[host.sessionEnv]?.trim();
+    if (id) return { host: host.name, id };
+  }
+  return null;
 }

@@ -11,7 +11,7 @@ import { deadWriterTemps, writeFileAtomic } from '../fs/atomic-write.js';
 import { refuseLinkOutside } from '../fs/inside-project.js';
 import { serializeManifest } from './manifest.js';
 import { absPath } from './snapshot.js';
-import { MANIFEST_REL, RALF_DIR, type DirOp, type InstallPlan, type TargetResult, type UninstallPlan } from './types.js';
+import { MANIFEST_REL, RALF_DIR, type DirOp, type SettingsChange, type InstallPlan, type TargetResult, type UninstallPlan } from './types.js';
 
 export interface ApplyContext {
   dryRun: boolean;
@@ -37,6 +37,7 @@ export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult
     if (plan.journal) writeFileAtomic(absPath(root, MANIFEST_REL), serializeManifest(plan.journal));
     for (const rel of plan.mkdirs.filter((r) => !own(r))) mkdirSync(absPath(root, rel));
     for (const f of plan.files) {
+      if (f.kind === 'settings') continue; // applied below (plan.settings)
       const full = absPath(root, f.rel);
       if (f.action === 'backed-up' || f.action === 'replaced') writeFileAtomic(absPath(root, f.backup!), readFileSync(full));
       if (f.action === 'restored') renameSync(absPath(root, f.backup!), full);
@@ -44,6 +45,7 @@ export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult
       // The mode is set on the temp file: a kill cannot leave the content without it.
       if (f.content && f.action !== 'unchanged' && f.action !== 'kept') writeFileAtomic(full, f.content, { mode: f.executable ? 0o755 : 0o644 });
     }
+    if (plan.settings) applySettings(root, plan.settings);
     if (plan.manifestChanged) writeFileAtomic(absPath(root, MANIFEST_REL), serializeManifest(plan.manifest));
     // Temp files of an earlier install killed mid-write would keep uninstall from restoring the tree.
     for (const rel of [...plan.files.map((f) => f.rel), MANIFEST_REL]) removeDeadTemps(absPath(root, rel));
@@ -60,6 +62,12 @@ export function applyInstall(plan: InstallPlan, ctx: ApplyContext): TargetResult
   };
 }
 
+function applySettings(root: string, change: SettingsChange): void {
+  const full = absPath(root, change.rel);
+  if (change.remove) rmSync(full, { force: true });
+  else if (change.text !== null) writeFileAtomic(full, change.text);
+}
+
 /** Removes the temp files dead writers left beside `path` (see deadWriterTemps). */
 function removeDeadTemps(path: string): void {
   for (const temp of deadWriterTemps(dirname(path), basename(path))) rmSync(temp, { force: true });
@@ -71,18 +79,22 @@ export function applyUninstall(plan: UninstallPlan, ctx: ApplyContext): TargetRe
   const gone = new Set<string>(); // absolute paths removed (or, in a dry run, that would be)
   if (!ctx.dryRun) {
     for (const f of plan.files) {
+      if (f.kind === 'settings') continue; // applied below (plan.settings)
       const full = absPath(root, f.rel);
       if (f.action === 'restored') renameSync(absPath(root, f.backup!), full);
       if (f.action === 'removed') rmSync(full, { force: true });
     }
+    if (plan.settings) applySettings(root, plan.settings);
     rmSync(absPath(root, MANIFEST_REL), { force: true });
     for (const rel of [...plan.files.map((f) => f.rel), MANIFEST_REL]) removeDeadTemps(absPath(root, rel));
   }
   for (const f of plan.files) {
+    if (f.kind === 'settings') continue;
     if (f.action === 'removed') gone.add(absPath(root, f.rel));
     if (f.action === 'restored') gone.add(absPath(root, f.backup!));
   }
   gone.add(absPath(root, MANIFEST_REL));
+  if (plan.settings?.remove) gone.add(absPath(root, plan.settings.rel));
 
   const dirs: DirOp[] = [];
   for (const rel of plan.rmdirs) {

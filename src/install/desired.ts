@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { RalfError } from '../errors.js';
-import { leftoverPlaceholders, renderCommand, renderWorkflow, runtimeInvocation } from './render.js';
+import { leftoverPlaceholders, renderCommand, renderOpencodePlugin, renderWorkflow, runtimeInvocation } from './render.js';
 import type { PackageSources } from './sources.js';
 import { RALF_DIR, RUNTIME_ENTRY_REL, type DesiredFile, type InstallTarget } from './types.js';
 
@@ -16,8 +16,11 @@ export interface DesiredSet {
   commands: string[];
 }
 
-export function desiredFiles(target: InstallTarget, sources: PackageSources, nodePath: string): DesiredSet {
-  const runtime = runtimeInvocation(nodePath, join(target.root, ...RUNTIME_ENTRY_REL.split('/')));
+const PLUGIN_BUILD = 'opencode-plugin.mjs';
+
+export function desiredFiles(target: InstallTarget, sources: PackageSources, nodePath: string, options: { hooks: boolean } = { hooks: true }): DesiredSet {
+  const entryPath = join(target.root, ...RUNTIME_ENTRY_REL.split('/'));
+  const runtime = runtimeInvocation(nodePath, entryPath);
   const files: DesiredFile[] = [];
   const text = (s: string) => Buffer.from(s, 'utf8');
   for (const c of sources.commands) {
@@ -30,6 +33,12 @@ export function desiredFiles(target: InstallTarget, sources: PackageSources, nod
   }
   for (const r of sources.runtime) {
     files.push({ rel: `${RALF_DIR}/${r.rel}`, kind: 'runtime', content: r.bytes, executable: `${RALF_DIR}/${r.rel}` === RUNTIME_ENTRY_REL || r.executable });
+  }
+  const hook = target.host.stopHook;
+  if (options.hooks && hook.kind === 'plugin') {
+    const built = sources.runtime.find((r) => r.rel === PLUGIN_BUILD);
+    if (!built) throw new RalfError('internal', `the runtime has no ${PLUGIN_BUILD} (rebuild with npm run build)`, { exitCode: 1 });
+    files.push({ rel: hook.rel, kind: 'plugin', content: text(renderOpencodePlugin(Buffer.from(built.bytes).toString('utf8'), nodePath, entryPath)), executable: false });
   }
   return { files, runtime, commands: sources.commands.map((c) => target.host.commandInvocation(c.name)) };
 }

@@ -7,7 +7,7 @@ import { resolveTargets } from './targets.js';
 import type { InstallTarget } from './types.js';
 
 export const INSTALL_USAGE =
-  'ralf install [--opencode] [--claude] [--global | --local] [--config-dir DIR] [--cwd DIR] [--dry-run] [--json]  |  ralf install --render workflows/<name>.md';
+  'ralf install [--opencode] [--claude] [--global | --local] [--config-dir DIR] [--cwd DIR] [--no-hooks] [--dry-run] [--json]  |  ralf install --render workflows/<name>.md';
 export const UNINSTALL_USAGE = 'ralf uninstall [--opencode] [--claude] [--global | --local] [--config-dir DIR] [--cwd DIR] [--dry-run] [--json]';
 
 const options = {
@@ -18,12 +18,15 @@ const options = {
   'config-dir': { type: 'string' },
   'dry-run': { type: 'boolean' },
   render: { type: 'string' },
+  'no-hooks': { type: 'boolean' },
 } as const;
 
 export interface InstallArgs {
   json: boolean;
   dryRun: boolean;
   render: string | undefined;
+  /** Install the Stop hook (Claude Code) / plugin (OpenCode); `--no-hooks` turns it off. */
+  hooks: boolean;
   hostFlags: HostName[];
   targets: () => InstallTarget[];
 }
@@ -32,6 +35,7 @@ export function parseInstallArgs(argv: string[], mode: 'install' | 'uninstall'):
   const usage = mode === 'install' ? INSTALL_USAGE : UNINSTALL_USAGE;
   const { values, positionals } = parseCommandArgs(argv, options, usage);
   if (positionals.length > 0) throw usageError(`unexpected argument "${positionals[0]}"`, `usage: ${usage}`);
+  if (values['no-hooks'] && mode === 'uninstall') throw usageError('--no-hooks is an install option (uninstall removes the hooks ralf installed)', `usage: ${usage}`);
   if (values.render !== undefined && mode === 'uninstall') throw usageError('--render is an install option', `usage: ${usage}`);
   if (values.global && values.local) throw usageError('choose one of --global and --local', `usage: ${usage}`);
   const hostFlags: HostName[] = [];
@@ -42,6 +46,7 @@ export function parseInstallArgs(argv: string[], mode: 'install' | 'uninstall'):
     json: values.json === true,
     dryRun: values['dry-run'] === true,
     render: values.render,
+    hooks: values['no-hooks'] !== true,
     hostFlags,
     targets: () =>
       resolveTargets({

@@ -153,6 +153,7 @@ export function planInstall(input: InstallPlanInput): InstallPlan {
     created_dirs: createdDirs,
     created_parents: createdParents,
     backups,
+    ...(old?.settings_hooks ? { settings_hooks: old.settings_hooks } : {}),
   };
   const fileChanges = files.some((f) => f.action !== 'unchanged');
   const sameAsOld = old !== null && !fileChanges && canonical(old) === canonical(draft);
@@ -198,6 +199,7 @@ export function orderManifest(m: Manifest): Manifest {
     created_dirs: m.created_dirs,
     created_parents: m.created_parents,
     backups: m.backups,
+    ...(m.settings_hooks ? { settings_hooks: m.settings_hooks } : {}),
   };
 }
 

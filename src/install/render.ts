@@ -55,3 +55,10 @@ export function dropFrontmatterKeys(text: string, keys: readonly string[]): stri
   const newline = match[2] ?? '\n';
   return `---\n${kept.join('\n')}\n---${newline}${text.slice(match[0].length)}`;
 }
+
+/** The built OpenCode plugin (dist/opencode-plugin.mjs) with the absolute runtime filled in. */
+export function renderOpencodePlugin(source: string, nodePath: string, runtimePath: string): string {
+  const line = /^var INSTALLED_RUNTIME = null;$/m;
+  if (!line.test(source)) throw new Error('the built OpenCode plugin has no INSTALLED_RUNTIME line to fill in');
+  return source.replace(line, `var INSTALLED_RUNTIME = ${JSON.stringify([nodePath, runtimePath])};`);
+}

@@ -4,6 +4,7 @@
  * project's `.claude` / `.opencode` for --local).
  */
 import type { Host, HostName } from '../hosts/host.js';
+import type { SettingsHooksRecord } from './settings-hooks.js';
 
 export type Scope = 'global' | 'local';
 
@@ -22,7 +23,7 @@ export const MANIFEST_REL = `${RALF_DIR}/manifest.json`;
 export const RUNTIME_ENTRY_REL = `${RALF_DIR}/ralf.js`;
 export const BACKUPS_REL = `${RALF_DIR}/backups`;
 
-export type FileKind = 'command' | 'workflow' | 'runtime';
+export type FileKind = 'command' | 'workflow' | 'runtime' | 'plugin';
 
 /** A file the install should leave at `rel` with exactly this content. */
 export interface DesiredFile {
@@ -74,6 +75,8 @@ export interface Manifest {
   /** Parents of the root that did not exist either (absolute, outermost first), e.g. `~/.config`. */
   created_parents: string[];
   backups: ManifestBackup[];
+  /** ralf's Stop/SubagentStop hook entries in the Claude Code settings file (absent: none). */
+  settings_hooks?: SettingsHooksRecord | null;
 }
 
 /** What happens (or happened) to one file. */
@@ -95,7 +98,7 @@ export type FileAction =
 
 export interface FileOp {
   rel: string;
-  kind: FileKind | 'backup';
+  kind: FileKind | 'backup' | 'settings';
   action: FileAction;
   /** New content for created/updated/backed-up/replaced. */
   content?: Uint8Array;
@@ -135,6 +138,16 @@ export interface InstallPlan {
   /** A manifest existed before (this is a re-install or an update). */
   hadManifest: boolean;
   warnings: string[];
+  /** The Claude Code settings file change (hooks), applied after the files. */
+  settings?: SettingsChange | null;
+}
+
+/** A settings file to rewrite or delete (install/uninstall of the Stop hook entries). */
+export interface SettingsChange {
+  rel: string;
+  /** New text; null with `remove` false: leave it. */
+  text: string | null;
+  remove: boolean;
 }
 
 export interface UninstallPlan {
@@ -145,6 +158,7 @@ export interface UninstallPlan {
   /** Directories ralf created, deepest first; removed only if empty when the apply step reaches them. */
   rmdirs: string[];
   warnings: string[];
+  settings?: SettingsChange | null;
 }
 
 /** What the apply step did (or, with --dry-run, would do). */

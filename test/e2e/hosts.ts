@@ -73,8 +73,11 @@ export function opencodeEnv(sb: Sandbox, modelUrl: string): Record<string, strin
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_SHARE: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-    // opencode npm-installs its plugin package in every config dir: keep that on a dead loopback port.
+    // opencode npm-installs its plugin package in every config dir: keep that on a dead loopback port,
+    // and offline, so it fails at once (plugins, ralf's included, load only after it ends: with npm's
+    // retries against the dead port that is over a minute).
     npm_config_registry: 'http://127.0.0.1:9/',
+    npm_config_offline: 'true',
     OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
     ...gitIdentity,
   });

@@ -27,7 +27,10 @@ describe('ralf install / uninstall (global)', () => {
     expect(ocCmd).toMatch(/^---\ndescription: .+\n---\n/);
     expect(ocCmd).not.toMatch(/allowed-tools|argument-hint/);
     // Absolute node + runtime, in the injections and the rendered workflow.
-    expect(claudeCmd).toContain(`!\`${claudeRuntime} plan $ARGUMENTS --json`);
+    // The arguments reach the runtime in a quoted here-document, never on the shell line (#16 item 5).
+    expect(claudeCmd).toContain(`!\`${claudeRuntime} plan --arguments-stdin --json 2>&1 <<'!RALF_ARGUMENTS'`);
+    expect(claudeCmd).toContain("\n$ARGUMENTS\n!RALF_ARGUMENTS`");
+    expect(claudeCmd).not.toMatch(/!`[^`\n]*\$ARGUMENTS/);
     expect(claudeCmd).toContain(`!\`${claudeRuntime} install --render workflows/execute-plan.md\``);
     for (const text of [claudeCmd, ocCmd, readFileSync(join(s.claudeDir, 'ralf-lite/workflows/execute-plan.md'), 'utf8')]) {
       expect(text).not.toMatch(/CLAUDE_PLUGIN_ROOT|\{\{RALF\}\}/);
