@@ -11,7 +11,7 @@
  *   except `.planning/ralf/` and other open loops' files) was not seen before in this loop.
  *   Returning to an earlier tree (oscillation, an undone edit) is never progress.
  */
-import type { CheckResult } from './types.js';
+import type { CheckResult, IterationDelta } from './types.js';
 
 type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests'>;
 
@@ -30,18 +30,8 @@ export interface DeltaHistory {
   tree_known: boolean;
 }
 
-export interface Delta {
-  first: boolean;
-  checks_fixed: string[];
-  tests_fixed: string[];
-  fingerprint_changed: boolean;
-  /** Why a still-failing check counts as further along (empty: it does not). */
-  stage_advanced: string[];
-  /** null when the tree cannot be identified (outside git, no task files). */
-  novel_tree: boolean | null;
-  /** The iteration whose tree this one returned to (0: the start tree), when not novel. */
-  returned_to: number | null;
-}
+/** The iteration's delta as recorded (`IterationDelta`), before it is judged, plus whether it is the loop's first. */
+export type Delta = Omit<IterationDelta, 'improved'> & { first: boolean };
 
 /** How the stop rules read a delta. */
 export interface DeltaJudgement {
