@@ -130,12 +130,7 @@ export async function ralfRun(p: Project, mode: string, extra: string[] = [], en
     env: cleanEnv({ AGENT_LOG_DIR: p.logDir, ...env, HOME: p.root, XDG_CONFIG_HOME: join(p.root, '.xdg') }),
     timeout: 60_000,
   });
-  const stdout = String(r.stdout);
-  const events = stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{"type"'))
-    .map((l) => JSON.parse(l) as Record<string, any>);
-  return { exitCode: r.exitCode ?? -1, events, stdout, stderr: String(r.stderr) };
+  return runResultOf(r);
 }
 
 export function ofType(events: RunOutput['events'], type: string): Array<Record<string, any>> {
@@ -155,4 +150,14 @@ export function prompts(p: Project): string[] {
       return out;
     }
   }
+}
+
+/** A `ralf run --json` child's result: its exit code, the event lines it printed, and its raw output. */
+export function runResultOf(r: { exitCode?: number | null; stdout?: unknown; stderr?: unknown }) {
+  const stdout = String(r.stdout);
+  const events = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{"type"'))
+    .map((l) => JSON.parse(l) as Record<string, any>);
+  return { exitCode: r.exitCode ?? -1, events, stdout, stderr: String(r.stderr) };
 }

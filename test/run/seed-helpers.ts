@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { repoRoot, tempDir } from '../helpers/cli.js';
 import { cleanEnv } from '../helpers/cli.js';
-import { git, runStableCli, type RunOutput } from './helpers.js';
+import { git, runResultOf, runStableCli, type RunOutput } from './helpers.js';
 
 export const SEED_AGENT = join(repoRoot, 'test', 'run', 'agents', 'seed-agent.mjs');
 
@@ -49,12 +49,7 @@ export async function seedRun(p: SeedProject, args: string[], env: Record<string
   const base = cleanEnv({ AGENT_LOG_DIR: p.logDir, HOME: p.root, XDG_CONFIG_HOME: join(p.root, '.xdg'), ...env });
   for (const k of Object.keys(base)) if (k.startsWith('RALPH_') && !(k in env)) delete base[k];
   const r = await runStableCli(['run', ...args, ...agent, '--json'], { cwd: p.root, env: base, timeout: 90_000 });
-  const stdout = String(r.stdout);
-  const events = stdout
-    .split('\n')
-    .filter((l) => l.startsWith('{"type"'))
-    .map((l) => JSON.parse(l) as Record<string, any>);
-  return { exitCode: r.exitCode ?? -1, events, stdout, stderr: String(r.stderr) };
+  return runResultOf(r);
 }
 
 export function read(p: SeedProject, rel: string): string {
