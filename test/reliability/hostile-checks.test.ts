@@ -22,7 +22,9 @@ const stubborn = process.argv[2] === 'stubborn';
 const code = stubborn ? "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)" : 'setInterval(() => {}, 1000)';
 const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
 fs.mkdirSync('run', { recursive: true });
-fs.writeFileSync('run/pids.json', JSON.stringify({ self: process.pid, child: child.pid }));
+// Written whole (tmp + rename): the test polls for the file and must never read it half-written.
+fs.writeFileSync('run/pids.json.tmp', JSON.stringify({ self: process.pid, child: child.pid }));
+fs.renameSync('run/pids.json.tmp', 'run/pids.json');
 console.log('Error: still waiting for the server');
 setInterval(() => {}, 1000);
 `;
