@@ -6,12 +6,13 @@
  * it before `ralf run` loops over it (`--skip-review` goes straight on). An existing PRD is
  * never overwritten without `--force`.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style } from '../cli/output.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { readUserText } from '../fs/read-user-text.js';
 
 export const USAGE =
   'ralf plan-prd "<what to build>" --agent claude|opencode|"<command with {prompt}>" [--plan-model M] [-p DIR] [--out FILE] [--force] [--skip-review] [--agent-arg ARG]... [--iteration-timeout 15m] [--cwd DIR] [--json]';
@@ -69,8 +70,9 @@ export async function run(argv: string[]): Promise<number> {
 
 export function readPrd(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    return readUserText(path, { what: 'request file' });
   } catch (err) {
+    if (err instanceof RalfError) throw err;
     throw new RalfError('prd_missing', `${path}: ${(err as Error).message}`);
   }
 }

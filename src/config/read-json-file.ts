@@ -95,20 +95,28 @@ function ownDirectory(): string {
  * error reporting. Returns undefined when the file does not exist. Never writes.
  */
 export function readJsonFile(path: string): { value: unknown } | undefined {
-  // A FIFO (blocks forever), a device or a link to /dev/zero (never ends), a huge file: refused (exit 2) before cosmiconfig reads it.
+  // A FIFO (blocks forever), a device or a link to /dev/zero (never ends), a huge file: refused
+  // (exit 2). The bytes come from that one non-blocking, fstat'ed descriptor, so a path swapped
+  // for a FIFO after the check cannot hang a second read.
+  let bytes: Buffer | null;
   try {
-    if (readRegularFile(path, { maxBytes: 4 * MiB, what: 'config file', kind: 'config_invalid' }) === null) return undefined;
+    bytes = readRegularFile(path, { maxBytes: 4 * MiB, what: 'config file', kind: 'config_invalid' });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') return undefined;
-    if (!(err instanceof RalfError) && code !== 'EACCES' && code !== 'EPERM') throw err;
+    if (code === 'EACCES' || code === 'EPERM') throw permissionDenied(path);
     if (err instanceof RalfError && err.kind === 'config_invalid' && /is a directory/.test(err.message)) {
       throw new RalfError('config_invalid', `${path} is a directory, expected a JSON file`, {
         problems: [{ file: path, message: 'is a directory', hint: 'Remove or rename the directory; config must be a JSON file.' }],
       });
     }
-    if (err instanceof RalfError) throw err;
+    throw err;
   }
+  if (bytes === null) return undefined;
+  const value = parseJson(path, bytes.toString('utf8'));
+  // Only a `$import` chain needs cosmiconfig (it resolves and merges the imported files); it
+  // reads this file again, so that path keeps a narrow check-then-read window.
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, '$import')) return { value };
   explorer ??= createExplorer();
   try {
     const result = explorer.load(path);
@@ -126,11 +134,13 @@ export function readJsonFile(path: string): { value: unknown } | undefined {
         problems: [{ file: path, message: 'is a directory', hint: 'Remove or rename the directory; config must be a JSON file.' }],
       });
     }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new RalfError('config_invalid', `${path}: permission denied`, {
-        problems: [{ file: path, message: 'cannot read the file (permission denied)', hint: `Make it readable: chmod u+r ${path}` }],
-      });
-    }
+    if (code === 'EACCES' || code === 'EPERM') throw permissionDenied(path);
     throw err;
   }
+}
+
+function permissionDenied(path: string): RalfError {
+  return new RalfError('config_invalid', `${path}: permission denied`, {
+    problems: [{ file: path, message: 'cannot read the file (permission denied)', hint: `Make it readable: chmod u+r ${path}` }],
+  });
 }

@@ -7,9 +7,9 @@
  *     read fresh into every iteration's prompt;
  *   - learnings appended after each item (what the loop found out), for the next items.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { IterationRecord, LoopState } from '../engine/types.js';
+import { readUserTextIfExists } from '../fs/read-user-text.js';
 
 export type CopilotLabel = 'VERIFIED' | 'COMPLETED' | 'PARTIAL' | 'SUSPICIOUS' | 'INCOMPLETE' | 'NO PROGRESS' | 'BLOCKED' | 'TIMEOUT';
 
@@ -38,9 +38,8 @@ const MAX_CONTEXT_CHARS = 8000;
 
 function readSmall(path: string): string | null {
   try {
-    const st = statSync(path);
-    if (!st.isFile()) return null;
-    const text = readFileSync(path, 'utf8');
+    const text = readUserTextIfExists(path, { what: 'AGENTS.md', maxBytes: 1024 * 1024 });
+    if (text === null) return null;
     return text.length > MAX_CONTEXT_CHARS ? `${text.slice(0, MAX_CONTEXT_CHARS)}\n… (truncated)` : text;
   } catch {
     return null;
@@ -72,7 +71,7 @@ export function prdContext(prdPath: string, projectRoot: string): Record<string,
   const out: Record<string, string> = {};
   const dir = dirname(prdPath);
   for (const candidate of [join(dir, 'AGENTS.md'), join(dirname(dir), 'AGENTS.md'), join(projectRoot, 'AGENTS.md')]) {
-    const text = existsSync(candidate) ? readSmall(candidate) : null;
+    const text = readSmall(candidate);
     if (text && text.trim()) {
       out['project-instructions'] = text.trim();
       break;

@@ -3,13 +3,14 @@
  * loop engine. Each format module is imported only when its kind is detected, so a GSD run
  * never loads remark/zod for formats it does not use.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from '../plan/model.js';
 import { projectRootFor } from './project-root.js';
 import type { FormatOptions, RunTarget, RunTargetKind, TargetLimits } from './target.js';
+import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
 /** Reads one GSD PLAN.md into the model (`readPlan` in src/plan/read.ts; sync or async). */
 export type ReadPlan = (path: string, options: { config?: RalfLiteConfig }) => Plan | { plan: Plan } | Promise<Plan | { plan: Plan }>;
@@ -58,7 +59,7 @@ function markdownFiles(dir: string): string[] {
 }
 
 function taskFilesIn(dir: string): string[] {
-  return markdownFiles(dir).filter((f) => isTaskFileText(readFileSync(f, 'utf8')));
+  return markdownFiles(dir).filter((f) => isTaskFileText(readUserText(f, { what: 'task file' })));
 }
 
 const LIFECYCLE = ['approved', 'done', 'rejected'];
@@ -111,7 +112,7 @@ export function detectRunTarget(path: string): DetectedTarget {
     // Other names: decide by shape (a syntax error is reported by the format's own reader).
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(abs, 'utf8').replace(/^\uFEFF/, ''));
+      value = JSON.parse(readUserText(abs, { what: 'JSON target' }).replace(/^\uFEFF/, ''));
     } catch {
       throw unsupported(path, 'a .json target must be ralph.json or requirements.json (or valid JSON shaped like one)');
     }
@@ -122,7 +123,7 @@ export function detectRunTarget(path: string): DetectedTarget {
     throw unsupported(path, 'JSON is neither a ralph.json ({ "task", "acceptance_criteria" }) nor requirements ([...] or { "requirements": [...] })');
   }
   if (ext === '.md' || ext === '.markdown') {
-    const text = readFileSync(abs, 'utf8');
+    const text = readUserText(abs, { what: 'Markdown target' });
     if (isTaskFileText(text)) return { kind: 'task-files', path: abs, files: [abs] };
     if (CHECKLIST_ITEM.test(text)) return { kind: 'prd', path: abs };
     throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:`/`state:` frontmatter');
@@ -163,7 +164,7 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     case 'prd': {
       const { parsePrdChecklist, writePrdResult, prdItemMarked } = await import('./prd-checklist.js');
       const { prdContext } = await import('./copilot-ralf.js');
-      const plan = parsePrdChecklist(readFileSync(detected.path, 'utf8'), detected.path, formatOptions);
+      const plan = parsePrdChecklist(readUserText(detected.path, { what: 'PRD checklist' }), detected.path, formatOptions);
       const taskOf = (p: Plan, n: number) => p.tasks.find((t) => t.number === n);
       return {
         kind: 'prd',
@@ -179,14 +180,14 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     }
     case 'ralph-json': {
       const { parseRalphJsonTarget } = await import('./ralph-json.js');
-      const { plan, limits } = parseRalphJsonTarget(readFileSync(detected.path, 'utf8'), detected.path, formatOptions);
+      const { plan, limits } = parseRalphJsonTarget(readUserText(detected.path, { what: 'ralph.json' }), detected.path, formatOptions);
       return { kind: 'ralph-json', plans: [plan], limits, ...base };
     }
     case 'requirements': {
       const { parseRequirements, writeRequirementResult, historyPathFor } = await import('./requirements.js');
       const historyPath = options.historyPath ?? historyPathFor(detected.path);
-      const history = existsSync(historyPath) ? readFileSync(historyPath, 'utf8') : undefined;
-      const plan = parseRequirements(readFileSync(detected.path, 'utf8'), detected.path, { ...formatOptions, history, historyPath });
+      const history = readUserTextIfExists(historyPath, { what: 'requirements history' }) ?? undefined;
+      const plan = parseRequirements(readUserText(detected.path, { what: 'requirements file' }), detected.path, { ...formatOptions, history, historyPath });
       const { recentHistory } = await import('./requirements.js');
       return {
         kind: 'requirements',
@@ -195,7 +196,8 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
         // ralph1's work agent learns from past attempts: the history is read fresh for every iteration.
         iterationContext: (p, n): Record<string, string> => {
           const id = p.tasks.find((t) => t.number === n)?.attributes.id;
-          const text = id !== undefined && existsSync(historyPath) ? recentHistory(readFileSync(historyPath, 'utf8'), historyPath, id) : '';
+          const history = id !== undefined ? readUserTextIfExists(historyPath, { what: 'requirements history' }) : null;
+          const text = id !== undefined && history !== null ? recentHistory(history, historyPath, id) : '';
           return text ? { history: text } : {};
         },
         ...base,
@@ -203,7 +205,7 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     }
     case 'task-files': {
       const { parseTaskFiles, writeTaskFileResult, lifecycleFolderOf } = await import('./task-files.js');
-      const files = (detected.files ?? []).map((f) => ({ path: f, text: readFileSync(f, 'utf8') }));
+      const files = (detected.files ?? []).map((f) => ({ path: f, text: readUserText(f, { what: 'task file' }) }));
       const plan = parseTaskFiles(files, detected.path, formatOptions);
       // The Persistence Loop: its lifecycle folders, its `state:` key, or its persistence.yaml.
       const { findPersistenceConfig, readPersistenceConfig } = await import('./persistence-loop.js');

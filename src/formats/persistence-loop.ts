@@ -9,12 +9,13 @@
  *   - the context a Rejected task carries: failure reason, output, checkpoint, retry history.
  * Pure except `readPersistenceConfig`, which reads the one file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import matter from 'gray-matter';
 import { RalfError } from '../errors.js';
 import type { IterationRecord, LoopState } from '../engine/types.js';
 import { yamlScalar } from './frontmatter-lines.js';
+import { readUserText } from '../fs/read-user-text.js';
 
 export const PERSISTENCE_CONFIG = join('.specify', 'config', 'persistence.yaml');
 
@@ -106,7 +107,7 @@ export function readPersistenceConfig(start: string, projectRoot: string): Persi
   let data: unknown;
   try {
     // gray-matter's YAML engine reads the file as a frontmatter block: one YAML parser for the project.
-    data = matter(`---\n${readFileSync(file, 'utf8')}\n---\n`, {}).data;
+    data = matter(`---\n${readUserText(file, { what: 'persistence config', maxBytes: 1024 * 1024 })}\n---\n`, {}).data;
   } catch (err) {
     const e = err as { reason?: string; message?: string; mark?: { line?: number } };
     const line = e.mark?.line ?? 0; // the added `---` line makes it 1-based

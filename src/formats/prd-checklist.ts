@@ -4,7 +4,7 @@
  * sub-bullets, or a `Verify:` command on the item itself. The loop's outcome is written back
  * by changing only the one mark character, and logged to `progress.md` beside the PRD.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { List, ListItem, Nodes, Paragraph, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
@@ -18,6 +18,7 @@ import { learningFrom } from './copilot-ralf.js';
 import { slugOf, uniqueIds } from './item-identity.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
+import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
 export type PrdMark = ' ' | 'x' | 'X' | '~';
 
@@ -294,7 +295,7 @@ export function progressEntry(task: Pick<PlanTask, 'number' | 'name'>, result: T
 export function prdItemMarked(path: string, task: Pick<PlanTask, 'number' | 'name'> & { attributes?: Record<string, string> }): boolean {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readUserText(path, { what: 'PRD checklist' });
   } catch {
     return false;
   }
@@ -313,16 +314,16 @@ export function progressPathFor(prdPath: string): string {
 export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResult, now: Date = new Date()): string[] {
   const task = plan.tasks.find((t) => t.number === taskNumber);
   if (!task) throw new RalfError('writeback_failed', `${plan.path}: no task ${taskNumber}`);
-  const before = readFileSync(plan.path, 'utf8');
+  const before = readUserText(plan.path, { what: 'PRD checklist' });
   const after = setPrdMark(before, task, result.verdict === 'pass' ? 'x' : '~');
   if (after !== before) writeFileAtomic(plan.path, after);
 
   const eol = before.includes('\r\n') ? '\r\n' : '\n';
   const progress = progressPathFor(plan.path);
   let prefix = '';
-  if (!existsSync(progress)) prefix = [`# Progress`, '', `Written by \`ralf run\`: one entry per finished task of ${basename(plan.path)}.`, '', ''].join(eol);
+  const current = readUserTextIfExists(progress, { what: 'progress notes' });
+  if (current === null) prefix = [`# Progress`, '', `Written by \`ralf run\`: one entry per finished task of ${basename(plan.path)}.`, '', ''].join(eol);
   else {
-    const current = readFileSync(progress, 'utf8');
     if (current.length > 0 && !current.endsWith('\n')) prefix = `${eol}${eol}`;
   }
   // Appending (not rewriting) keeps notes the agent wrote to progress.md between our entries.

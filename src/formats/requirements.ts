@@ -4,7 +4,7 @@
  * history.jsonl; a requirement that passes gets `"status": "done"` (only that value is
  * spliced into the file; formatting and unknown keys are kept).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { int, looseObject, minLength, optional, refine, string, trim, union, unknown } from 'zod/mini';
 import { RalfError, type Problem } from '../errors.js';
@@ -18,6 +18,7 @@ import { invalidFile, lineOfPath, readJsonDocument, type JsonDocument } from './
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
 import { zodProblems } from './zod-problems.js';
+import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
 const Requirement = looseObject({
   id: union([string().check(trim(), minLength(1)), int()]),
@@ -269,16 +270,14 @@ export function writeRequirementResult(plan: Plan, taskNumber: number, result: T
   const id = task?.attributes.id;
   if (!task || id === undefined) throw new RalfError('writeback_failed', `${plan.path}: no requirement for task ${taskNumber}`);
   if (result.verdict === 'pass') {
-    const before = readFileSync(plan.path, 'utf8');
+    const before = readUserText(plan.path, { what: 'requirements file' });
     const after = markRequirementDone(before, plan.path, id);
     if (after !== before) writeFileAtomic(plan.path, after);
   }
   const history = typeof plan.frontmatter.extra.history_path === 'string' ? plan.frontmatter.extra.history_path : historyPathFor(plan.path);
   let prefix = '';
-  if (existsSync(history)) {
-    const current = readFileSync(history, 'utf8');
-    if (current.length > 0 && !current.endsWith('\n')) prefix = '\n';
-  }
+  const current = readUserTextIfExists(history, { what: 'requirements history' });
+  if (current !== null && current.length > 0 && !current.endsWith('\n')) prefix = '\n';
   mkdirSync(dirname(history), { recursive: true });
   appendFileSync(history, `${prefix}${historyLine(id, result, now)}\n`);
   return result.verdict === 'pass' ? [plan.path, history] : [history];

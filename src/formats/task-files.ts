@@ -4,7 +4,7 @@
  * metadata for human gates. Only Approved tasks run. Write-back rewrites only the frontmatter
  * lines it changes; the body keeps its bytes.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import matter from 'gray-matter';
 import { RalfError, type Problem } from '../errors.js';
@@ -16,6 +16,7 @@ import { uniqueIds } from './item-identity.js';
 import { persistenceBlock, rejectionSection } from './persistence-loop.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
+import { readUserText } from '../fs/read-user-text.js';
 
 export interface TaskFile {
   /** Absolute path. */
@@ -262,7 +263,7 @@ export function writeTaskFileResult(plan: Plan, taskNumber: number, result: Task
   }
   const stateKey = task.attributes.state_key === 'state' ? 'state' : 'status';
   const folder = lifecycleFolderOf(file);
-  const before = readFileSync(file, 'utf8');
+  const before = readUserText(file, { what: 'task file' });
   let after: string;
   try {
     after = updateFrontmatter(before, taskFileUpdates(result, now, stateKey), stateKey);

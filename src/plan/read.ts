@@ -4,7 +4,8 @@
  * garbled parse), load the effective config from the plan's directory, parse and decide.
  */
 import { firstInvalidUtf8 } from '../fs/utf8.js';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { dirname, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import { loadConfig, type LoadConfigOptions } from '../config/load.js';
@@ -41,10 +42,6 @@ export function projectRootOf(planPath: string): string {
   }
 }
 
-function mb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 function lineOfByte(buf: Buffer, offset: number): number {
   let line = 1;
   for (let i = buf.indexOf(10); i !== -1 && i < offset; i = buf.indexOf(10, i + 1)) line++;
@@ -58,28 +55,19 @@ function invalid(path: string, message: string, extra: { line?: number; hint?: s
 
 /** Reads a plan file as text, refusing anything that is not a reasonably sized UTF-8 text file. */
 export function readPlanText(path: string, maxBytes = MAX_PLAN_BYTES): string {
-  let stat;
+  let buf: Buffer | null;
   try {
-    stat = statSync(path);
+    // One descriptor, opened non-blocking and fstat'ed: a path swapped to a FIFO after a stat would hang a plain read.
+    buf = readRegularFile(path, { maxBytes, what: 'plan', kind: 'plan_invalid' });
   } catch (err) {
+    if (err instanceof RalfError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new RalfError('plan_not_found', `${path}: no such file`, { problems: [{ file: path, message: 'no such file', hint: 'Pass the path of a PLAN.md, e.g. .planning/phases/01-foundation/01-01-PLAN.md.' }] });
-    }
-    throw invalid(path, `cannot read the file (${code ?? (err as Error).message})`);
+    if (code === 'ENOTDIR') buf = null;
+    else throw invalid(path, `cannot read the file (${code ?? (err as Error).message})`);
   }
-  if (stat.isDirectory()) throw invalid(path, 'is a directory, not a PLAN.md', { hint: 'Pass the PLAN.md file inside it.' });
-  if (!stat.isFile()) throw invalid(path, 'is not a regular file', { hint: 'Pass a PLAN.md file.' });
-  if (stat.size > maxBytes) {
-    throw invalid(path, `the file is ${mb(stat.size)}; plans larger than ${mb(maxBytes)} are refused`, { received: mb(stat.size), hint: 'A GSD plan is a few KB of Markdown; check that this is the right file.' });
+  if (buf === null) {
+    throw new RalfError('plan_not_found', `${path}: no such file`, { problems: [{ file: path, message: 'no such file', hint: 'Pass the path of a PLAN.md, e.g. .planning/phases/01-foundation/01-01-PLAN.md.' }] });
   }
-  let buf: Buffer;
-  try {
-    buf = readFileSync(path);
-  } catch (err) {
-    throw invalid(path, `cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  if (buf.length > maxBytes) throw invalid(path, `the file is larger than ${mb(maxBytes)}; refused`);
   if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) {
     throw invalid(path, 'the file is UTF-16 text, not UTF-8', { line: 1, hint: 'Save the plan as UTF-8.' });
   }

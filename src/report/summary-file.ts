@@ -2,7 +2,7 @@
  * Where a plan's SUMMARY.md is, and reading it as text only when it really is UTF-8
  * text: the report splices the file, so binary or mis-encoded content is refused untouched.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { basename, dirname, join } from 'node:path';
 import { RalfError } from '../errors.js';
 
@@ -34,26 +34,16 @@ export const MAX_SUMMARY_BYTES = 1024 * 1024;
  * U+FEFF). Returns null when the file does not exist.
  */
 export function readSummaryText(path: string): string | null {
-  let buf: Buffer;
+  let buf: Buffer | null;
   try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    // Reading a FIFO with no writer blocks forever; a device never ends.
-    if (!st.isFile()) throw new RalfError('summary_invalid', `${path} is not a regular file (a FIFO, socket or device); it was not read`, { problems: [{ file: path, message: 'not a regular file', hint: 'point --summary at the plan\'s Markdown SUMMARY file' }] });
-    const size = st.size;
-    if (size > MAX_SUMMARY_BYTES) {
-      throw new RalfError('summary_invalid', `${path} is too large (${size} bytes; the report edits SUMMARY files up to ${MAX_SUMMARY_BYTES} bytes); it was not changed`, {
-        problems: [{ file: path, message: `${size} bytes`, expected: `at most ${MAX_SUMMARY_BYTES} bytes`, received: `${size} bytes`, hint: 'point --summary at the plan\'s Markdown SUMMARY, or move large logs out of it' }],
-      });
-    }
-    buf = readFileSync(path);
+    // One descriptor, opened non-blocking and fstat'ed (a FIFO or device is refused, never read;
+    // a path swapped to a FIFO after a stat would hang a plain read).
+    buf = readRegularFile(path, { maxBytes: MAX_SUMMARY_BYTES, what: 'SUMMARY file', kind: 'summary_invalid' });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    if (code === 'EISDIR') throw new RalfError('summary_invalid', `${path} is a directory, not a SUMMARY.md file`, { problems: [{ file: path, message: 'is a directory' }] });
-    if (code === 'ELOOP') throw new RalfError('summary_invalid', `${path} is a symbolic link loop, not a SUMMARY.md file`, { problems: [{ file: path, message: 'too many levels of symbolic links', hint: 'point the link at the real SUMMARY.md (or replace it with the file)' }] });
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw err;
   }
+  if (buf === null) return null;
   const nul = buf.indexOf(0);
   if (nul !== -1) {
     throw new RalfError('summary_invalid', `${path} looks binary (it contains a NUL byte); it was not changed`, {

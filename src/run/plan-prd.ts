@@ -4,7 +4,6 @@
  * `# PRD:` heading on is saved. The result is read back with the PRD reader, so what the
  * person reviews is exactly what `ralf run` will loop over (and the checks it will run).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -13,6 +12,7 @@ import type { AgentAdapter } from './agents/types.js';
 import { runAgentAttempts } from './agent-attempts.js';
 import { sleep } from './backoff.js';
 import { RUNTIME_DEFAULTS } from '../config/schema.js';
+import { readUserTextIfExists } from '../fs/read-user-text.js';
 
 export interface PlanPrdOptions {
   request: string;
@@ -74,7 +74,7 @@ export function planningPrompt(request: string, outRel: string): string {
 }
 
 export async function planPrd(o: PlanPrdOptions): Promise<PlanPrdResult> {
-  const before = existsSync(o.out) ? readFileSync(o.out, 'utf8') : null;
+  const before = readUserTextIfExists(o.out, { what: 'PRD checklist' });
   const outRel = o.out.startsWith(`${o.projectDir}/`) ? o.out.slice(o.projectDir.length + 1) : o.out;
   const controller = new AbortController();
   const attempt = await runAgentAttempts({
@@ -97,7 +97,7 @@ export async function planPrd(o: PlanPrdOptions): Promise<PlanPrdResult> {
   if (attempt.kind === 'agent_failed') throw new RalfError('agent_failed', `the planning agent failed: ${attempt.detail}`, { exitCode: ['not_found', 'not_executable', 'spawn_failed', 'auth'].includes(attempt.reason) ? ExitCode.badInput : ExitCode.stop });
   if (attempt.process.timedOut) throw new RalfError('agent_failed', `the planning agent timed out after ${Math.round(o.timeoutMs / 1000)} s`, { exitCode: ExitCode.stop });
 
-  let text = existsSync(o.out) ? readFileSync(o.out, 'utf8') : null;
+  let text = readUserTextIfExists(o.out, { what: 'PRD checklist' });
   if (text === null || text === before) {
     // The agent printed the PRD instead of writing it: keep what follows its `# PRD:` heading.
     const printed = attempt.stream.text;

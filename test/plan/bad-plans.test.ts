@@ -111,15 +111,15 @@ describe('inputs generated in the test', () => {
     for (let i = 0; i < 50; i++) writeSync(fd, chunk);
     closeSync(fd);
     const r = await plan(file, root, env);
-    expectError(r, file, 'plans larger than 10.0 MB are refused');
-    expect(r.json.error.problems[0].received).toBe('50.0 MB');
+    expectError(r, file, 'is too large');
+    expect(r.json.error.problems[0].expected).toBe('at most 10485760 bytes');
   });
 
   it('a directory', async () => {
     const { root, phase, env } = project();
     const dir = join(phase, '01-01-PLAN.md');
     mkdirSync(dir);
-    expectError(await plan(dir, root, env), dir, 'is a directory, not a PLAN.md');
+    expectError(await plan(dir, root, env), dir, 'is a directory');
   });
 
   it('a missing file', async () => {
