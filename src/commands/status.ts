@@ -10,7 +10,7 @@ import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/paths.js';
 import { loopRow, summarizePlan, type PlanSummary } from '../engine/status.js';
-import { listPlanIds, readPlanStateFile, stopFlagPresent } from '../engine/store.js';
+import { listPlanIds, readPlanStateFile, stateIdOfPlan, stopFlagPresent } from '../engine/store.js';
 
 export const USAGE = 'ralf status [PLAN.md] [--cwd DIR] [--json]';
 
@@ -26,7 +26,7 @@ export async function run(argv: string[]): Promise<number> {
   if (planArg !== undefined) {
     planPath = resolve(cwd, planArg);
     projectRoot = projectRootForPlan(planPath) ?? findProjectRoot(cwd);
-    planIds = [planIdFromPath(planPath)];
+    planIds = projectRoot ? [stateIdOfPlan(projectRoot, planPath)] : [planIdFromPath(planPath)];
   } else {
     projectRoot = findProjectRoot(cwd);
     planIds = projectRoot ? listPlanIds(projectRoot) : [];

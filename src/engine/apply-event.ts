@@ -5,7 +5,9 @@
  * between the two loses at most a history line.
  */
 import type { Decision, LoopContext, LoopEvent } from './events.js';
-import { newLoopState, newPlanState, taskKey } from './loop-state.js';
+import { slugOf } from '../formats/item-identity.js';
+import { bareTaskName } from './label.js';
+import { newLoopState, newPlanState } from './loop-state.js';
 import type { PlanTarget } from './context.js';
 import { reduce } from './reducer.js';
 import { appendLogAfterState, readPlanStateFile, withPlanLock, writePlanState, type LogEntry } from './store.js';
@@ -16,6 +18,8 @@ export interface ApplyEventArgs {
   scope: 'task' | 'plan';
   taskNumber: number | null;
   taskName: string;
+  /** The task's identity key (task-identity.ts) when the caller parsed the plan. */
+  taskKey?: string | undefined;
   event: LoopEvent;
   ctx: LoopContext;
   /** Refresh these plan-level records while we hold the lock. */
@@ -35,27 +39,72 @@ export interface ApplyEventResult {
   decision: Decision;
 }
 
-export function getLoop(state: PlanState | null, scope: 'task' | 'plan', taskNumber: number | null): LoopState | null {
+export function getLoop(state: PlanState | null, scope: 'task' | 'plan', taskNumber: number | null, key?: string): LoopState | null {
+  return findLoop(state, scope, taskNumber, key)?.loop ?? null;
+}
+
+/**
+ * The loop of a task: by its identity key when the caller knows it (it parsed the plan), else
+ * by task number. A loop migrated from schema 1 (`#<n>`) is adopted by the task now at that
+ * position when their names agree; a loop filed under another identity is never inherited.
+ */
+export function findLoop(state: PlanState | null, scope: 'task' | 'plan', taskNumber: number | null, key?: string): { key: string; loop: LoopState } | null {
   if (!state) return null;
-  return scope === 'plan' ? state.plan : (state.tasks[taskKey(taskNumber ?? 0)] ?? null);
+  if (scope === 'plan') return state.plan ? { key: 'plan', loop: state.plan } : null;
+  const n = taskNumber ?? 0;
+  if (key !== undefined) {
+    const own = state.tasks[key];
+    if (own) return { key, loop: own };
+    const legacy = state.tasks[`#${n}`];
+    return legacy && sameName(legacy, n, key) ? { key: `#${n}`, loop: legacy } : null;
+  }
+  // No plan at hand (reset, ralf run events): the most recent loop recorded for this number.
+  const byNumber = Object.entries(state.tasks)
+    .filter(([, l]) => l.task_number === n)
+    .sort(([, a], [, b]) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''));
+  const hit = byNumber[0];
+  return hit ? { key: hit[0], loop: hit[1] } : null;
+}
+
+function sameName(loop: LoopState, n: number, key: string): boolean {
+  if (!key.startsWith('name:')) return true; // an id: key says nothing about the old name
+  return `name:${slugOf(bareTaskName(n, loop.task_name))}` === key.replace(/#\d+$/, '');
+}
+
+/** Loops of tasks that are no longer in the plan (it was edited under them), for messages. */
+export function orphanLoops(state: PlanState | null, keys: ReadonlySet<string>): LoopState[] {
+  if (!state) return [];
+  return Object.entries(state.tasks)
+    .filter(([k, l]) => !keys.has(k) && !k.startsWith('#') && (l.status === 'running' || l.status === 'stopped'))
+    .map(([, l]) => l);
 }
 
 export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
   const { target, scope, taskNumber, event, ctx } = args;
   return withPlanLock(
     target.projectRoot,
-    target.planId,
+    target.stateId,
     () => {
       const current = readPlanStateFile(target.paths.state);
       const state = current ?? newPlanState({ plan_path: target.planRel, plan_id: target.planId, now: event.now });
-      const loop = getLoop(state, scope, taskNumber) ?? newLoopState({ scope, task_number: taskNumber, task_name: args.taskName, max_iterations: ctx.limits.max_iterations });
+      const found = findLoop(state, scope, taskNumber, args.taskKey);
+      // Written under the identity key when known; a migrated `#n` loop moves there.
+      const writeKey = scope === 'plan' ? 'plan' : (args.taskKey ?? found?.key ?? `#${taskNumber ?? 0}`);
+      const base = found?.loop ?? newLoopState({ scope, task_number: taskNumber, task_name: args.taskName, max_iterations: ctx.limits.max_iterations });
+      // The task may have moved (a task inserted before it): its loop follows it.
+      const loop = scope === 'task' && base.task_number !== taskNumber ? { ...base, task_number: taskNumber } : base;
       const r = reduce(loop, event, ctx);
       const changed = r.state !== loop || current === null || args.notLooped !== undefined;
       const next: PlanState = { ...state };
       if (changed) {
         const loopNext = { ...r.state, task_name: args.taskName || r.state.task_name, ...(args.session ? { session: args.session } : {}) };
         if (scope === 'plan') next.plan = loopNext;
-        else next.tasks = { ...state.tasks, [taskKey(taskNumber ?? 0)]: loopNext };
+        else {
+          const tasks = { ...state.tasks };
+          if (found && found.key !== writeKey) delete tasks[found.key];
+          tasks[writeKey] = loopNext;
+          next.tasks = tasks;
+        }
         next.plan_path = target.planRel;
         next.updated_at = event.now;
         if (args.config) {
@@ -64,10 +113,10 @@ export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
         }
         if (args.notLooped) next.not_looped = args.notLooped;
         if (args.taskCount !== undefined) next.task_count = args.taskCount;
-        writePlanState(target.projectRoot, next);
+        writePlanState(target.projectRoot, next, target.stateId);
       }
-      const loopAfter = getLoop(next, scope, taskNumber) ?? r.state;
-      appendLogAfterState(target.projectRoot, target.planId, {
+      const loopAfter = (scope === 'plan' ? next.plan : next.tasks[writeKey]) ?? r.state;
+      appendLogAfterState(target.projectRoot, target.stateId, {
         ts: event.now,
         scope,
         task: taskNumber,
@@ -95,13 +144,13 @@ export function recordNotLooped(args: { target: PlanTarget; now: string; notLoop
   const { target } = args;
   withPlanLock(
     target.projectRoot,
-    target.planId,
+    target.stateId,
     () => {
       const state = readPlanStateFile(target.paths.state) ?? newPlanState({ plan_path: target.planRel, plan_id: target.planId, now: args.now });
       const next: PlanState = { ...state, plan_path: target.planRel, not_looped: args.notLooped, updated_at: args.now };
       if (args.planNotLooped !== undefined) next.plan_not_looped = args.planNotLooped;
-      writePlanState(target.projectRoot, next);
-      appendLogAfterState(target.projectRoot, target.planId, {
+      writePlanState(target.projectRoot, next, target.stateId);
+      appendLogAfterState(target.projectRoot, target.stateId, {
         ts: args.now,
         scope: args.taskNumber === null ? 'plan' : 'task',
         task: args.taskNumber,

@@ -10,6 +10,7 @@ import type { EffectiveConfigLike, EngineDeps } from './deps.js';
 import type { LoopContext, LoopLimits } from './events.js';
 import { planIdFromPath, projectRelative, projectRootForPlan, statePaths, type StatePaths } from './paths.js';
 import { readPlanCache, writePlanCache } from './plan-cache.js';
+import { stateIdFor } from './store.js';
 import type { NotLoopedTask } from './types.js';
 
 export interface ConfigOptions {
@@ -25,6 +26,8 @@ export interface PlanTarget {
   /** The plan path relative to the project root (how state and hints show it). */
   planRel: string;
   planId: string;
+  /** What the state files are named by (`stateIdFor`): the plan id, or it plus a hash of the plan path. */
+  stateId: string;
   projectRoot: string;
   paths: StatePaths;
 }
@@ -42,7 +45,9 @@ export function resolveTarget(planPathArg: string, fallbackRoot?: string | null)
     });
   }
   const planId = planIdFromPath(planPath);
-  return { planPath, planRel: projectRelative(projectRoot, planPath), planId, projectRoot, paths: statePaths(projectRoot, planId) };
+  const planRel = projectRelative(projectRoot, planPath);
+  const stateId = stateIdFor(projectRoot, planRel, planId);
+  return { planPath, planRel, planId, stateId, projectRoot, paths: statePaths(projectRoot, stateId) };
 }
 
 export interface LoadedTarget extends PlanTarget {

@@ -2,6 +2,7 @@
 import { ExitCode } from '../exit-codes.js';
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
+import { taskKeyOf } from './task-identity.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import type { Escalation } from './types.js';
@@ -30,6 +31,7 @@ export async function escalateTask(options: EscalateOptions): Promise<ActionOutc
     target: loaded,
     scope: task ? 'task' : 'plan',
     taskNumber: task?.number ?? null,
+    taskKey: task ? taskKeyOf(loaded.plan.tasks, task.number) : undefined,
     taskName: task?.name ?? (loaded.plan.objective?.split('\n').find((l: string) => l.trim())?.trim() ?? `Plan ${loaded.planId}`),
     event: { type: 'escalated', now, escalation },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task?.number ?? null),

@@ -12,7 +12,10 @@ export { computeDelta, judgeDelta, type Delta, type DeltaHistory, type DeltaInpu
 export { buildHandoff, recommendedAction } from './handoff.js';
 export { renderHandoffMarkdown } from './handoff-markdown.js';
 export { renderVerify } from './render.js';
-export { newLoopState, newPlanState, isFinal, taskKey } from './loop-state.js';
+export { newLoopState, newPlanState, isFinal } from './loop-state.js';
+export { taskKeys, taskKeyOf } from './task-identity.js';
+export { migrateState } from './migrate-state.js';
+export { findLoop } from './apply-event.js';
 export { readPlanState, readPlanStateFile, writePlanState, readLog, appendLog, listPlanIds, stopFlagPresent, withPlanLock, type LogEntry } from './store.js';
 export { planIdFromPath, projectRootForPlan, findProjectRoot, statePaths, STATE_DIR, STOP_FLAG } from './paths.js';
 export { defaultDeps, type EngineDeps, type PlanningDeps, type GitDeps, type EffectiveConfigLike } from './deps.js';

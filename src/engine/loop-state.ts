@@ -37,8 +37,6 @@ export function newPlanState(args: { plan_path: string; plan_id: string; now: st
   };
 }
 
-/** The task loop's key in `PlanState.tasks`. */
-export const taskKey = (n: number) => String(n);
 
 /** A loop that ended and will not run again without `ralf task reset` (interrupted loops resume). */
 export function isFinal(loop: LoopState): boolean {

@@ -7,10 +7,9 @@ import type { Decision, LoopContext, LoopEvent } from './events.js';
 import { buildHandoff } from './handoff.js';
 import { isFinal, newLoopState } from './loop-state.js';
 import { computeDelta, failed, judgeDelta } from './delta.js';
-import type { IterationRecord, LoopState, StopReason, TreeFacts, Verdict } from './types.js';
+import { FILES_LISTED, type IterationRecord, type LoopState, type StopReason, type TreeFacts, type Verdict } from './types.js';
+export { FILES_LISTED };
 
-/** Changed paths kept per iteration (the count and the progress key cover the rest). */
-export const FILES_LISTED = 20;
 /** Paths the checks wrote that a loop remembers (a build may write thousands: the rest count as changes). */
 export const CHECK_WRITTEN_MAX = 1000;
 

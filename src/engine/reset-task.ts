@@ -4,10 +4,9 @@
  * and accepted (e.g. after a Rule 4 decision) is not flagged again. History stays in the log.
  */
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
-import { applyEvent } from './apply-event.js';
+import { applyEvent, findLoop } from './apply-event.js';
 import { limitsOf, loadConfigTarget, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
-import { taskKey } from './loop-state.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
 
 export interface ResetOptions extends ConfigOptions {
@@ -45,10 +44,10 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
   } else if (options.which === 'plan') wanted.push({ scope: 'plan', task: null });
   else wanted.push({ scope: 'task', task: options.which });
 
-  const present = wanted.filter((w) => (w.scope === 'plan' ? state?.plan : state?.tasks[taskKey(w.task ?? 0)]));
+  const present = wanted.filter((w) => findLoop(state, w.scope, w.task));
   const missing = wanted.filter((w) => !present.includes(w));
   const loops = present.map((w) => {
-    const l = w.scope === 'plan' ? state!.plan! : state!.tasks[taskKey(w.task ?? 0)]!;
+    const l = findLoop(state, w.scope, w.task)!.loop;
     return { scope: w.scope, task: w.task, iterations: l.iterations.length, status: l.stop_reason ? `${l.status} (${l.stop_reason})` : l.status };
   });
   const label = (w: { scope: string; task: number | null }) => (w.scope === 'plan' ? 'the plan-level loop' : `task ${w.task}`);
@@ -62,8 +61,9 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
 
   const reset: ActionOutcome[] = [];
   for (const w of present) {
-    const loop = w.scope === 'plan' ? state!.plan! : state!.tasks[taskKey(w.task ?? 0)]!;
-    const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
+    const found = findLoop(state, w.scope, w.task)!;
+    const loop = found.loop;
+    const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
     reset.push(actionOutcome('reset', target, r.loop, r.decision, 0));
   }
   const message =

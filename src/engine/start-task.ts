@@ -10,6 +10,7 @@ import { withFingerprint } from './verify-task.js';
 import { openCheckLedger, reapOrphanChecks } from '../verify/orphan-checks.js';
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
+import { taskKeyOf } from './task-identity.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
@@ -38,6 +39,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
     scope: 'task',
     taskNumber: task.number,
     taskName: task.name,
+    taskKey: taskKeyOf(loaded.plan.tasks, task.number),
     event: { type: 'started', now, start_ref: startRef, ...(baseline ? { baseline } : {}) },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },

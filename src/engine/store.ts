@@ -15,7 +15,10 @@ import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readTextIfExists } from '../fs/read-if-exists.js';
 import { acquireLock } from '../fs/lock.js';
-import { STATE_DIR, statePaths } from './paths.js';
+import { fastHash } from '../fast-hash.js';
+import { migrateState } from './migrate-state.js';
+import { resolve } from 'node:path';
+import { STATE_DIR, planIdFromPath, projectRelative, statePaths } from './paths.js';
 import { STATE_SCHEMA_VERSION, type LoopStatus, type PlanState, type StopReason, type Verdict } from './types.js';
 
 /** One line of `<plan-id>.jsonl`. */
@@ -81,7 +84,47 @@ export function parsePlanState(text: string, path: string): PlanState {
     const wrong = loopShapeProblem(loop);
     if (wrong) throw invalid(path, `\`${key}${wrong.key ? `.${wrong.key}` : ''}\` ${wrong.message}`, 'The file was edited by hand or by another tool. Put the value back as ralf wrote it (the .jsonl log beside it has the history), or move the file aside to start the plan\'s loops over.');
   }
-  return { ...v, not_looped: Array.isArray(v.not_looped) ? v.not_looped : [], plan: v.plan ?? null } as PlanState;
+  return migrateState({ ...v, not_looped: Array.isArray(v.not_looped) ? v.not_looped : [], plan: v.plan ?? null } as PlanState);
+}
+
+/**
+ * The id a plan's state files are named by. State is keyed by the project-relative plan path:
+ * the plan that first recorded state under its plan id keeps `<plan-id>.json` (so existing
+ * files keep their names); another plan with the same file name (an archived
+ * `.planning/milestones/v1.0-phases/01-x/01-01-PLAN.md` beside a new
+ * `.planning/phases/01-x/01-01-PLAN.md`) gets `<plan-id>--<hash of its path>.json` and never
+ * sees the other's loops.
+ */
+export function stateIdFor(projectRoot: string, planRel: string, planId: string): string {
+  const own = `${planId}--${fastHash(planRel).slice(0, 8)}`;
+  if (existsSync(statePaths(projectRoot, own).state)) return own;
+  const owner = recordedPlanPath(statePaths(projectRoot, planId).state);
+  return owner === null || owner === planRel ? planId : own;
+}
+
+/** The `plan_path` a state file records (it is the second key: the first 4 KiB hold it); null when none. */
+function recordedPlanPath(path: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const m = /"plan_path":\s*("(?:[^"\\]|\\.)*")/.exec(buf.toString('utf8', 0, n));
+    return m ? (JSON.parse(m[1]!) as string) : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The state id of the PLAN.md at `planPath` (absolute or relative to the project root). */
+export function stateIdOfPlan(projectRoot: string, planPath: string): string {
+  return stateIdFor(projectRoot, projectRelative(projectRoot, resolve(projectRoot, planPath)), planIdFromPath(planPath));
 }
 
 /**
@@ -111,8 +154,8 @@ export function readPlanStateFile(path: string): PlanState | null {
   return text === null ? null : parsePlanState(text, path);
 }
 
-export function writePlanState(projectRoot: string, state: PlanState): void {
-  const paths = statePaths(projectRoot, state.plan_id);
+export function writePlanState(projectRoot: string, state: PlanState, stateId: string = state.plan_id): void {
+  const paths = statePaths(projectRoot, stateId);
   ensureStateDir(projectRoot);
   writeFileAtomic(paths.state, `${JSON.stringify(state, null, 2)}\n`);
 }

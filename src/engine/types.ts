@@ -7,7 +7,15 @@
 import type { CheckKind } from '../plan/model.js';
 import type { Baseline } from './baseline.js';
 
-export const STATE_SCHEMA_VERSION = 1;
+/**
+ * 2: tasks keyed by identity (`id:<id>` / `name:<slug>`, task-identity.ts) instead of position;
+ * iterations keep the first 20 changed paths and a count. Version 1 files migrate on read
+ * (migrate-state.ts) and are written back as 2.
+ */
+export const STATE_SCHEMA_VERSION = 2;
+
+/** Changed paths kept per iteration (`files_changed_count` and the progress key cover the rest): state stays O(iterations). */
+export const FILES_LISTED = 20;
 
 export type StopReason =
   | 'success'
@@ -225,6 +233,7 @@ export interface PlanState {
   /** The effective config at the last update, with the source of each key. */
   config: Record<string, unknown>;
   config_sources: Record<string, string>;
+  /** Task loops keyed by task identity (`id:<id>`, `name:<slug>`; `#<n>` for a loop migrated from schema 1 not yet matched to its task). */
   tasks: Record<string, LoopState>;
   plan: LoopState | null;
   not_looped: NotLoopedTask[];

@@ -16,6 +16,7 @@ import { DEFAULT_MAX_UNTRACKED_FILE_MB, snapshotWarnings } from '../git/snapshot
 import { describeCheck } from '../verify/describe.js';
 import type { Check } from '../plan/model.js';
 import { applyEvent, getLoop, recordNotLooped } from './apply-event.js';
+import { taskKeyOf } from './task-identity.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
 import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type OutputScanLike, type RawCheck } from './deps.js';
 import type { Decision, LoopContext } from './events.js';
@@ -113,6 +114,8 @@ export function exitCodeFor(decision: Pick<Decision, 'verdict' | 'stop_reason'>)
 interface Scope {
   scope: 'task' | 'plan';
   taskNumber: number | null;
+  /** The task's identity key (task-identity.ts); absent for the plan-level loop. */
+  key?: string;
   name: string;
   checks: Check[];
   manual: string[];
@@ -133,6 +136,7 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
   return verifyScope(deps, loaded, options, early, {
     scope: 'task',
     taskNumber: task.number,
+    key: taskKeyOf(loaded.plan.tasks, task.number),
     name: task.name,
     checks: task.checks,
     manual: task.manual,
@@ -233,6 +237,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     scope: scope.scope,
     taskNumber: scope.taskNumber,
     taskName: scope.name,
+    taskKey: scope.key,
     ctx,
     config: { config: cfg, sources: loaded.effective.sources },
     notLooped,
@@ -272,7 +277,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
 
   // A loop that already stopped answers at once: no checks, no iteration.
   const stateBefore = readPlanStateFile(loaded.paths.state);
-  const before = getLoop(stateBefore, scope.scope, scope.taskNumber);
+  const before = getLoop(stateBefore, scope.scope, scope.taskNumber, scope.key);
   const confirmsStop = before?.stop_reason === 'unconfirmed' && doneConfirmed;
   if (before && isFinal(before) && !confirmsStop) {
     const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { projectRelative, statePaths } from '../engine/paths.js';
-import { readPlanState } from '../engine/store.js';
+import { readPlanState, stateIdOfPlan } from '../engine/store.js';
 import type { PlanState } from '../engine/types.js';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -46,8 +46,10 @@ export function composeLoopReport(args: {
 }): ComposedReport {
   const { plan, projectRoot } = args;
   const shown = (p: string) => (projectRoot ? projectRelative(projectRoot, p) : p);
-  const stateFile = projectRoot ? statePaths(projectRoot, plan.id).state : null;
-  const state = projectRoot ? readPlanState(projectRoot, plan.id) : null;
+  // State is keyed by the plan's path (an archived plan with the same file name has its own).
+  const stateId = projectRoot ? stateIdOfPlan(projectRoot, plan.path) : null;
+  const stateFile = projectRoot && stateId ? statePaths(projectRoot, stateId).state : null;
+  const state = projectRoot && stateId ? readPlanState(projectRoot, stateId) : null;
   const recorded = state !== null && Object.keys(state.config).length > 0;
   const values = recorded ? state.config : args.config;
   const rawSources = recorded ? state.config_sources : args.configSources;

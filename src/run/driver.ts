@@ -16,7 +16,8 @@
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { EngineDeps } from '../engine/deps.js';
 import { isFinal } from '../engine/loop-state.js';
-import { readPlanState, stopFlagPresent } from '../engine/store.js';
+import { findLoop } from '../engine/apply-event.js';
+import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/store.js';
 import type { LoopState, PlanState, StopReason } from '../engine/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
 import { copilotLabel } from '../formats/copilot-ralf.js';
@@ -260,7 +261,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         end.halt = { outcome: 'stopped', reason: 'stagnation', detail: `${stagnant} items in a row stopped without one passing (the stagnation limit, RALPH_MAX_STAGNANT=${o.maxStagnant}); read their handoffs, split or clarify them, then run again` };
       }
       if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved', 'not_runnable'].includes(end.outcome)) planFinished = false;
-      const loopState = decision === 'loop' ? loopOf(readPlanState(root, plan.id), task.number) : null;
+      const loopState = decision === 'loop' ? loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), task.number) : null;
       rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
       if (end.halt) halt = end.halt;
     }
@@ -340,7 +341,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   async function runLoop(plan: Plan, task: PlanTask | null, completed: PromptInput['completed'], memory: RunMemory): Promise<TaskEnd> {
     const n = task?.number ?? null;
     const name = task ? displayTaskName(task.name) : 'Plan-level verification';
-    let loop = loopOf(readPlanState(root, plan.id), n);
+    let loop = loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), n);
     const iterationsOf = (l: LoopState | null) => l?.iterations.length ?? 0;
     const memoryKey = task ? itemKey(task) : 'plan';
     let restart = false;
@@ -355,7 +356,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       const cutOff = isFinal(loop) && (loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget');
       if (foreign || reopened || cutOff) {
         await o.engine.resetTask({ planPath: plan.path, taskNumber: task.number, deps: o.engine.deps, cwd, env });
-        loop = loopOf(readPlanState(root, plan.id), n);
+        loop = loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), n);
         restart = true;
         delete memory.tasks[memoryKey];
       }
@@ -377,7 +378,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
     if (n !== null && (loop === null || loop.start_ref === null || restart)) {
       await o.engine.startTask({ planPath: plan.path, taskNumber: n, deps: o.engine.deps, cwd, env });
-      loop = loopOf(readPlanState(root, plan.id), n);
+      loop = loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), n);
     }
     const maxIterations = loop?.max_iterations ?? cfg.max_iterations;
     emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: maxIterations, earlier: null });
@@ -393,7 +394,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (o.signal.aborted) return interrupted(plan, n, name);
       if (stopFlagPresent(root)) return interrupted(plan, n, name, 'stop_flag');
 
-      const state = readPlanState(root, plan.id);
+      const state = readPlanState(root, stateIdOfPlan(root, plan.path));
       loop = loopOf(state, n);
       const iteration = iterationsOf(loop) + 1;
       // The plan-level loop verifies before the first agent run: the tasks may have done it all.
@@ -664,7 +665,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     const touches = touchesOf(plan);
     const before = await touches.before(task.number, 0);
     try {
-      const loop = loopOf(readPlanState(root, plan.id), task.number);
+      const loop = loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), task.number);
       o.target.onTaskResult(plan, task.number, { ...result, loop });
     } catch (err) {
       emitRaw({ type: 'warning', message: (err as Error).message });
@@ -711,9 +712,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 /** Agent failures the user must fix before running again (bad --agent, no credentials): exit 2. */
 const HARD_SETUP = new Set(['not_found', 'not_executable', 'spawn_failed', 'auth']);
 
+/** The loop recorded for task n (state keys tasks by identity; the engine's findLoop matches by number). */
 function loopOf(state: PlanState | null, n: number | null): LoopState | null {
-  if (!state) return null;
-  return n === null ? state.plan : (state.tasks[String(n)] ?? null);
+  return findLoop(state, n === null ? 'plan' : 'task', n)?.loop ?? null;
 }
 
 function label(n: number | null, name: string): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { autoTask, checkpointTask, Project, PLAN_REL, VALUE_CHECK } from '../engine/project.js';
+import { taskLoop } from '../helpers/state.js';
 
 const files = { 'src/a.js': "module.exports = 'broken';\n", 'check.js': VALUE_CHECK };
 const task = autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js' });
@@ -46,11 +47,11 @@ describe('ralf task reset and start', () => {
     expect((await p.verify(1)).code).toBe(20);
     const dry = await p.run(['task', 'reset', PLAN_REL, '1', '--dry-run']);
     expect(String(dry.stdout)).toMatch(/would reset task 1 \(1 iteration, stopped \(max_iterations\)\)/);
-    expect(p.state().tasks['1'].iterations).toHaveLength(1);
+    expect(taskLoop(p.state(), 1).iterations).toHaveLength(1);
     const r = await p.run(['task', 'reset', PLAN_REL, '1', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(String(r.stdout)).reset).toHaveLength(1);
-    expect(p.state().tasks['1']).toMatchObject({ status: 'idle', iterations: [] });
+    expect(taskLoop(p.state(), 1)).toMatchObject({ status: 'idle', iterations: [] });
     const again = await p.verify(1);
     expect(again.json).toMatchObject({ iteration: 1 });
     expect(p.log().map((l) => l.action)).toEqual(['verify', 'reset', 'verify']);
@@ -79,7 +80,7 @@ describe('ralf task reset and start', () => {
     p.write('src/a.js', "module.exports = 'fixed';\n");
     const r = await p.verify(1, '--done-confirmed');
     expect(r.json).toMatchObject({ verdict: 'pass' });
-    expect(p.state().tasks['1'].start_ref).toBe(started.start_ref);
+    expect(taskLoop(p.state(), 1).start_ref).toBe(started.start_ref);
   });
 
   it('start refuses a checkpoint task', async () => {
@@ -117,7 +118,7 @@ describe('ralf status', () => {
     const r = await p.run(['status', PLAN_REL, '--json']);
     const o = JSON.parse(String(r.stdout));
     expect(o.plans).toHaveLength(1);
-    expect(o.state.tasks['1'].iterations).toHaveLength(1);
+    expect(taskLoop(o.state, 1).iterations).toHaveLength(1);
   });
 
   it('outside a project: exit 2', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoTask, Project, PLAN_REL } from '../engine/project.js';
 import { alive } from '../helpers/processes.js';
+import { taskLoop } from '../helpers/state.js';
 
 /**
  * A check that announces itself (writes `running` with its pid), then fails fast when the
@@ -32,13 +33,13 @@ describe('interruption', () => {
     const json = JSON.parse(String(r.stdout));
     expect(json).toMatchObject({ verdict: 'stop', stop_reason: 'interrupted', counted: false, iteration: 0, interrupted: { cause: 'signal', signal: 'SIGINT' } });
     expect(alive(checkPid)).toBe(false);
-    expect(p.state().tasks['1']).toMatchObject({ status: 'stopped', stop_reason: 'interrupted', iterations: [] });
+    expect(taskLoop(p.state(), 1)).toMatchObject({ status: 'stopped', stop_reason: 'interrupted', iterations: [] });
 
     p.write('fast', '');
     const again = await p.verify(1);
     expect(again.code).toBe(10);
     expect(again.json).toMatchObject({ verdict: 'retry', iteration: 1, counted: true });
-    expect(p.state().tasks['1']).toMatchObject({ status: 'running', stop_reason: null, interrupted: null });
+    expect(taskLoop(p.state(), 1)).toMatchObject({ status: 'running', stop_reason: null, interrupted: null });
   });
 
   it('SIGTERM is handled the same way', async () => {
@@ -82,7 +83,7 @@ describe('interruption', () => {
     p.write('fast', '');
     const r = await p.verify(1);
     expect(r.json).toMatchObject({ iteration: 2, counted: true });
-    expect(p.state().tasks['1'].iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
+    expect(taskLoop(p.state(), 1).iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
   });
 
   it('kill -9 at arbitrary points leaves state the next call continues exactly', async () => {
@@ -97,11 +98,11 @@ describe('interruption', () => {
       child.kill('SIGKILL');
       await child;
       if (p.exists('.planning/ralf/01-01.json')) {
-        const iterations = p.state().tasks['1']?.iterations ?? [];
+        const iterations = taskLoop(p.state(), 1)?.iterations ?? [];
         expect(iterations.map((i: { iteration: number }) => i.iteration)).toEqual(iterations.map((_: unknown, k: number) => k + 1));
       }
     }
-    const before = p.exists('.planning/ralf/01-01.json') ? (p.state().tasks['1']?.iterations.length ?? 0) : 0;
+    const before = p.exists('.planning/ralf/01-01.json') ? (taskLoop(p.state(), 1)?.iterations.length ?? 0) : 0;
     const r = await p.verify(1);
     expect(r.code).toBe(10);
     expect(r.json.iteration).toBe(before + 1);
@@ -120,7 +121,7 @@ describe('concurrency', () => {
     const [a, b] = await Promise.all([p.verify(1), p.verify(1)]);
     expect([a.code, b.code]).toEqual([10, 10]);
     expect([a.json.iteration, b.json.iteration].sort()).toEqual([1, 2]);
-    expect(p.state().tasks['1'].iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
+    expect(taskLoop(p.state(), 1).iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
     const counted = p.log().filter((l) => l.counted);
     expect(counted.map((l) => l.iteration).sort()).toEqual([1, 2]);
   });
@@ -143,7 +144,7 @@ describe('misbehaving checks', () => {
     expect(r.json.checks[0].output_tail.length).toBeLessThan(200_000);
     expect(r.json.checks[0].output_tail).toContain('Error: flood done');
     expect(r.stdout.length).toBeLessThan(400_000);
-    const stored = p.state().tasks['1'].iterations[0].checks[0].output_tail;
+    const stored = taskLoop(p.state(), 1).iterations[0].checks[0].output_tail;
     expect(stored.length).toBeLessThan(5000);
     expect(stored).toContain('Error: flood done');
   });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { autoTask, checkpointTask, Project, PLAN_REL, VALUE_CHECK } from '../engine/project.js';
+import { taskLoop } from '../helpers/state.js';
 
 const task = (extra: Partial<Parameters<typeof autoTask>[0]> = {}) => autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js', ...extra });
 const files = { 'src/a.js': "module.exports = 'broken';\n", 'check.js': VALUE_CHECK };
@@ -21,10 +22,11 @@ describe('ralf task verify: scripted agents', () => {
     expect(second.json.progress_reasons).toContain('check fixed: node check.js');
 
     const state = p.state();
-    expect(state).toMatchObject({ schema_version: 1, plan_id: '01-01', plan_path: PLAN_REL });
-    expect(state.tasks['1']).toMatchObject({ status: 'passed', stop_reason: 'success' });
-    expect(state.tasks['1'].iterations).toHaveLength(2);
-    expect(state.tasks['1'].iterations[1].files_changed).toEqual(['src/a.js']);
+    expect(state).toMatchObject({ schema_version: 2, plan_id: '01-01', plan_path: PLAN_REL });
+    expect(Object.keys(state.tasks)).toEqual(['name:make-the-value-right']);
+    expect(taskLoop(state, 1)).toMatchObject({ status: 'passed', stop_reason: 'success' });
+    expect(taskLoop(state, 1).iterations).toHaveLength(2);
+    expect(taskLoop(state, 1).iterations[1].files_changed).toEqual(['src/a.js']);
     expect(p.log().map((l) => [l.iteration, l.verdict, l.counted])).toEqual([
       [1, 'retry', true],
       [2, 'pass', true],
@@ -40,7 +42,7 @@ describe('ralf task verify: scripted agents', () => {
       codes.push((await p.verify(1)).code ?? -1);
     }
     expect(codes).toEqual([10, 10, 20]);
-    const s = p.state().tasks['1'];
+    const s = taskLoop(p.state(), 1);
     expect(s).toMatchObject({ status: 'stopped', stop_reason: 'repeated_fingerprint', fingerprint_streak: 3 });
     expect(s.iterations).toHaveLength(3);
     expect(s.handoff.recommended_action).toBe('manual_investigation');
@@ -100,7 +102,7 @@ describe('ralf task verify: scripted agents', () => {
     expect(r.code).toBe(20);
     expect(r.json).toMatchObject({ verdict: 'stop', stop_reason: 'max_iterations', iteration: 1, counted: false, already_ended: true });
     expect(r.json.checks).toEqual([]);
-    expect(p.state().tasks['1'].iterations).toHaveLength(1);
+    expect(taskLoop(p.state(), 1).iterations).toHaveLength(1);
   });
 });
 
@@ -122,7 +124,7 @@ describe('ralf task verify: manual done criteria', () => {
     const r = await p.verify(1, '--done-confirmed');
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ verdict: 'pass', iteration: 1, done_confirmed: true });
-    expect(p.state().tasks['1']).toMatchObject({ done_confirmed: true, status: 'passed' });
+    expect(taskLoop(p.state(), 1)).toMatchObject({ done_confirmed: true, status: 'passed' });
   });
 
   it('the readable output names the criteria', async () => {

@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { claudeEnv, makeSandbox, opencodeEnv, runClaude, runOpencode, type AgentRun, type Sandbox } from './hosts.js';
 import { executePlanAgent } from './scripted-model/execute-plan-agent.js';
 import { startScriptedModel, type LoggedRequest, type ScriptedModel } from './scripted-model/server.js';
+import { taskLoop } from '../helpers/state.js';
 
 const PLAN = '.planning/phases/01-math/01-01-PLAN.md';
 const SUMMARY = '.planning/phases/01-math/01-01-SUMMARY.md';
@@ -72,10 +73,10 @@ async function expectStoppedAtCheckpoint(sb: Sandbox, run: AgentRun): Promise<vo
   expect(run.stdout).toContain('sum() in src/sum.mjs');
   expect(readFileSync(join(sb.project, 'src/sum.mjs'), 'utf8')).toContain('return a + b;');
   const state = loopState(sb);
-  expect(state.tasks['1']).toMatchObject({ status: 'passed', stop_reason: 'success' });
-  expect(state.tasks['1']!.iterations).toHaveLength(2);
+  expect(taskLoop(state, 1)).toMatchObject({ status: 'passed', stop_reason: 'success' });
+  expect(taskLoop(state, 1)!.iterations).toHaveLength(2);
   // Nothing after the checkpoint ran.
-  expect(state.tasks['3']).toBeUndefined();
+  expect(taskLoop(state, 3)).toBeUndefined();
   expect(existsSync(join(sb.project, 'src/ratio.mjs'))).toBe(false);
   expect(await gitLog(sb)).toContain('feat(01-01): Task 1: Add sum()');
 }
@@ -85,7 +86,7 @@ function expectLoopStopped(sb: Sandbox, run: AgentRun): void {
   expectRan(run);
   expect(run.stdout).toContain('repeated_fingerprint');
   expect(run.stdout).toContain('Add ratio()');
-  expect(loopState(sb).tasks['3']).toMatchObject({ status: 'stopped', stop_reason: 'repeated_fingerprint' });
+  expect(taskLoop(loopState(sb), 3)).toMatchObject({ status: 'stopped', stop_reason: 'repeated_fingerprint' });
   expect(existsSync(join(sb.project, SUMMARY))).toBe(false);
 }
 

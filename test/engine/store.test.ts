@@ -47,10 +47,10 @@ describe('state file', () => {
   it('round-trips pretty JSON atomically', () => {
     const root = tempDir();
     const state = newPlanState({ plan_path: 'PLAN.md', plan_id: '01-01', now: 'now' });
-    state.tasks['1'] = newLoopState({ scope: 'task', task_number: 1, task_name: 'x', max_iterations: 3 });
+    state.tasks['name:x'] = newLoopState({ scope: 'task', task_number: 1, task_name: 'x', max_iterations: 3 });
     writePlanState(root, state);
     const text = readFileSync(statePaths(root, '01-01').state, 'utf8');
-    expect(text).toContain('\n  "schema_version": 1,');
+    expect(text).toContain('\n  "schema_version": 2,');
     expect(readPlanState(root, '01-01')).toEqual(state);
     expect(listPlanIds(root)).toEqual(['01-01']);
   });
@@ -61,7 +61,7 @@ describe('state file', () => {
 
   it('refuses a newer schema_version with a clear error', () => {
     try {
-      parsePlanState(JSON.stringify({ schema_version: 2, tasks: {} }), 'x.json');
+      parsePlanState(JSON.stringify({ schema_version: 3, tasks: {} }), 'x.json');
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(RalfError);

@@ -4,6 +4,9 @@
  * it must get.
  */
 import { describe, expect, it } from 'vitest';
+import { newLoopState } from '../../src/engine/loop-state.js';
+import { reduce } from '../../src/engine/reducer.js';
+import { taskLoop } from '../helpers/state.js';
 import { autoTask, Project } from './project.js';
 
 const NODE_TESTS = `const test = require('node:test');
@@ -120,7 +123,7 @@ fs.writeFileSync('dist/out-' + id + '.js', src);
       expect(r.json.message).toMatch(/checks modified tracked files: .*dist\//);
       expect(r.json.checks_modified.some((f: string) => f.startsWith('dist/'))).toBe(true);
     }
-    expect(p.state().tasks['1'].iterations.every((it: { rule4_findings?: string[] }) => (it.rule4_findings ?? []).length === 0)).toBe(true);
+    expect(taskLoop(p.state(), 1).iterations.every((it: { rule4_findings?: string[] }) => (it.rule4_findings ?? []).length === 0)).toBe(true);
   });
 
   it('an idle agent after a check rewrote files is not progress', async () => {
@@ -146,7 +149,7 @@ describe('verdicts: confirmation of manual criteria (exit 11)', () => {
     const codes = [];
     for (let i = 0; i < 3; i++) codes.push((await p.verify(1)).code);
     expect(codes).toEqual([11, 11, 20]);
-    const stopped = p.state().tasks['1'];
+    const stopped = taskLoop(p.state(), 1);
     expect(stopped).toMatchObject({ status: 'stopped', stop_reason: 'unconfirmed', iterations: [] });
     expect(stopped.handoff.recommended_action).toBe('decision_needed');
     const confirmed = await p.verify(1, '--done-confirmed');
@@ -182,3 +185,93 @@ describe('verdicts: confirmation of manual criteria (exit 11)', () => {
     expect(JSON.parse(String(second.stdout))).toMatchObject({ verdict: 'pass', checks_reused: true });
   });
 });
+
+describe('verdicts: state identity', () => {
+  const check = "const v = require('./src/a.js');\nif (v !== 'fixed') { console.error('Error: expected fixed, got ' + v); process.exit(1); }\n";
+  const files = { 'src/a.js': "module.exports = 'broken';\n", 'check.js': check };
+
+  it('an archived plan with the same file name does not leak its stopped loop into the new plan', async () => {
+    const archived = '.planning/milestones/v1.0-phases/01-demo/01-01-PLAN.md';
+    const p = new Project({ tasks: autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js' }), files, config: { max_iterations: 1 } });
+    // The old milestone's plan (same file name, same task) ran its loop to a stop.
+    p.write(archived, p.read('.planning/phases/01-demo/01-01-PLAN.md'));
+    const old = await p.run(['task', 'verify', archived, '1', '--json']);
+    expect(old.exitCode).toBe(20);
+    // The new plan: checks run, iteration 1, nothing inherited.
+    const fresh = await p.verify(1);
+    expect(fresh.code).toBe(20); // max_iterations 1, a real run of the check
+    expect(fresh.json).toMatchObject({ iteration: 1, counted: true, already_ended: false });
+    expect(fresh.json.checks).toHaveLength(1);
+    expect(fresh.json.state_path).not.toBe(JSON.parse(String(old.stdout)).state_path);
+    // The first plan keeps 01-01.json; the other is named by its path's hash.
+    expect(JSON.parse(p.read(fresh.json.state_path.slice(p.dir.length + 1))).plan_path).toBe('.planning/phases/01-demo/01-01-PLAN.md');
+    expect(p.state().plan_path).toBe(archived);
+  });
+
+  it('inserting a task before a running one keeps its loop with it', async () => {
+    const t1 = autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js' });
+    const p = new Project({ tasks: t1, files, config: { max_iterations: 5, error_fingerprint_repeats: 5, no_progress_repeats: 5 } });
+    p.write('src/a.js', "module.exports = 'try1';\n");
+    expect((await p.verify(1)).json.iteration).toBe(1);
+    // The human inserts a new first task; the old task is now task 2.
+    const plan = p.read('.planning/phases/01-demo/01-01-PLAN.md');
+    const inserted = autoTask({ name: 'Task 1: Write the docs', verify: 'true' });
+    p.write('.planning/phases/01-demo/01-01-PLAN.md', plan.replace('<tasks>\n', `<tasks>\n${inserted}\n`).replace('Task 1: Make the value right', 'Task 2: Make the value right'));
+    p.write('src/a.js', "module.exports = 'try2';\n");
+    const moved = await p.verify(2);
+    expect(moved.json).toMatchObject({ iteration: 2, task: { number: 2 } });
+    const first = await p.verify(1);
+    expect(first.json).toMatchObject({ verdict: 'pass', iteration: 1 });
+    expect(Object.keys(p.state().tasks).sort()).toEqual(['name:make-the-value-right', 'name:write-the-docs']);
+  });
+
+  it('a schema 1 state file migrates: position keys follow their task, changed-file lists are bounded', async () => {
+    const p = new Project({ tasks: autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js' }), files, config: { max_iterations: 5, error_fingerprint_repeats: 5, no_progress_repeats: 5 } });
+    p.write('src/a.js', "module.exports = 'try1';\n");
+    await p.verify(1);
+    const v2 = p.state();
+    const loop = v2.tasks['name:make-the-value-right'];
+    loop.iterations[0].files_changed = Array.from({ length: 500 }, (_, i) => `gen/f${i}.js`);
+    delete loop.iterations[0].files_changed_count;
+    p.write('.planning/ralf/01-01.json', JSON.stringify({ ...v2, schema_version: 1, tasks: { '1': loop } }, null, 2));
+    p.write('src/a.js', "module.exports = 'try2';\n");
+    const r = await p.verify(1);
+    expect(r.json.iteration).toBe(2);
+    const migrated = p.state();
+    expect(migrated.schema_version).toBe(2);
+    expect(Object.keys(migrated.tasks)).toEqual(['name:make-the-value-right']);
+    expect(migrated.tasks['name:make-the-value-right'].iterations[0]).toMatchObject({ files_changed_count: 500 });
+    expect(migrated.tasks['name:make-the-value-right'].iterations[0].files_changed).toHaveLength(20);
+  });
+});
+
+describe('verdicts: bounded state', () => {
+  it('100 iterations that each change 20k files keep the state under 1 MB', () => {
+    const files = Array.from({ length: 20_000 }, (_, i) => `node_modules/some-package/lib/deeply/nested/file-${i}.js`);
+    let state = newLoopState({ scope: 'task', task_number: 1, task_name: 'x', max_iterations: 100 });
+    const limits = { max_iterations: 100, error_fingerprint_repeats: 100, no_progress_repeats: 100 };
+    for (let i = 0; i < 100; i++) {
+      const event = { ...verifiedEvent(i), files_changed: files, diff_hash: `d${i}` };
+      state = reduce(state, event, { limits, plan_id: '01-01', plan_path: 'p', plan_progress: null }).state;
+    }
+    expect(state.iterations).toHaveLength(100);
+    expect(state.iterations[99]).toMatchObject({ files_changed_count: 20_000 });
+    expect(JSON.stringify(state, null, 2).length).toBeLessThan(1024 * 1024);
+  });
+
+  it('a verify in a repo with 20k untracked files records 20 paths and the count', async () => {
+    const p = new Project({ tasks: autoTask({ name: 'Task 1: x', verify: 'node -e "process.exit(1)"' }), files: {} });
+    for (let i = 0; i < 20_000; i++) p.write(`out/${i % 100}/f${i}.txt`, `${i}\n`);
+    const r = await p.verify(1);
+    expect(r.code).toBe(10);
+    const it1 = taskLoop(p.state(), 1).iterations[0];
+    expect(it1.files_changed).toHaveLength(20);
+    expect(it1.files_changed_count).toBe(20_000);
+    expect(p.read('.planning/ralf/01-01.json').length).toBeLessThan(64 * 1024);
+  }, 60_000);
+});
+
+function verifiedEvent(i: number) {
+  const check = { index: 0, kind: 'command_succeeds' as const, command: 'npm test', passed: false, exit_code: 1, signal: null, timed_out: false, duration_ms: 5, output_tail: 'Error: x\n'.repeat(50), fingerprint: `Error ${i}` };
+  return { type: 'iteration_verified' as const, now: new Date(1_700_000_000_000 + i * 1000).toISOString(), started_at: new Date(1_700_000_000_000 + i * 1000).toISOString(), duration_ms: 5, checks: [check], diff_hash: null, tree: `t${i}`, files_changed: [], rule4_findings: [], done_confirmed: false, requires_confirmation: false, start_ref: 's' };
+}

@@ -16,6 +16,7 @@ import { verifyPlan, verifyTask } from '../../src/engine/verify-task.js';
 import type { Check, Plan, PlanTask } from '../../src/plan/model.js';
 import { RalfError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
+import { taskLoop } from '../helpers/state.js';
 
 const check: Check = { kind: 'command_succeeds', command: 'node check.js', source: { element: 'verify', line: 1 } };
 
@@ -97,7 +98,7 @@ describe('verifyTask (fake collaborators)', () => {
     const f = setup();
     const o = await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
     expect(o).toMatchObject({ verdict: 'retry', exit_code: 10, iteration: 1, fingerprint: 'Error: E' });
-    const loop = readPlanState(f.root, '01-01')!.tasks['1']!;
+    const loop = taskLoop(readPlanState(f.root, '01-01')!, 1)!;
     expect(loop.start_ref).toBe('tree-0');
     expect(loop.iterations[0]).toMatchObject({ tree: 'tree-a', diff_hash: 'diff-tree-a', files_changed: ['src/a.js'] });
   });
@@ -118,7 +119,7 @@ describe('verifyTask (fake collaborators)', () => {
     f.tree = 'tree-0';
     await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
     expect(f.calls.taskDiff).toBeUndefined();
-    expect(readPlanState(f.root, '01-01')!.tasks['1']!.iterations[0]!.diff_hash).toBeNull();
+    expect(taskLoop(readPlanState(f.root, '01-01')!, 1)!.iterations[0]!.diff_hash).toBeNull();
   });
 
   it('outside git: no git calls; progress sees task file contents change', async () => {
@@ -160,7 +161,7 @@ describe('verifyTask (fake collaborators)', () => {
     writeFileSync(join(f.root, '.planning', 'ralf', 'STOP'), '');
     const o = await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock });
     expect(o).toMatchObject({ exit_code: 130, verdict: 'stop', stop_reason: 'interrupted' });
-    expect(readPlanState(f.root, '01-01')!.tasks['1']).toMatchObject({ status: 'passed', stop_reason: 'success' });
+    expect(taskLoop(readPlanState(f.root, '01-01')!, 1)).toMatchObject({ status: 'passed', stop_reason: 'success' });
   });
 
   it('an abort while the checks run records interrupted (exit 130), not an iteration', async () => {
@@ -172,7 +173,7 @@ describe('verifyTask (fake collaborators)', () => {
     };
     const o = await verifyTask({ planPath: f.planPath, taskNumber: 1, deps: f.deps, now: clock, signal: controller.signal });
     expect(o).toMatchObject({ exit_code: 130, stop_reason: 'interrupted', interrupted: { cause: 'signal', signal: 'SIGINT' }, iteration: 0 });
-    expect(readPlanState(f.root, '01-01')!.tasks['1']).toMatchObject({ status: 'stopped', stop_reason: 'interrupted', iterations: [] });
+    expect(taskLoop(readPlanState(f.root, '01-01')!, 1)).toMatchObject({ status: 'stopped', stop_reason: 'interrupted', iterations: [] });
   });
 
   it('a stopped loop answers without running checks', async () => {
@@ -290,7 +291,7 @@ describe('plan loop, escalation, reset and run events', () => {
     f.tree = 'tree-now';
     const r = await resetTask({ planPath: f.planPath, which: 1, deps: f.deps, now: clock });
     expect(r.reset).toHaveLength(1);
-    expect(readPlanState(f.root, '01-01')!.tasks['1']).toMatchObject({ status: 'idle', start_ref: 'tree-now', escalation: null });
+    expect(taskLoop(readPlanState(f.root, '01-01')!, 1)).toMatchObject({ status: 'idle', start_ref: 'tree-now', escalation: null });
   });
 
   it('recordLoopEvent: blocked and budgets stop the loop with a handoff', async () => {

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyTask } from '../../src/engine/verify-task.js';
 import { RalfError } from '../../src/errors.js';
 import { ENDLESS, PLAN_REL, Project, STATE_REL, alive, cleanupTempDirs, killAllIn, processesIn, sleep, task, waitUntil } from './helpers.js';
+import { taskLoop } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
@@ -51,7 +52,7 @@ describe('parallel ralf task verify on one plan', () => {
     expect(results.map((r) => r.code)).toEqual(Array(N).fill(10));
     expect(results.map((r) => r.json.iteration).sort((a, b) => a - b)).toEqual(range(N));
     expect(results.every((r) => r.json.counted === true)).toBe(true);
-    expect(p.state().tasks['1'].iterations.map((i: { iteration: number }) => i.iteration)).toEqual(range(N));
+    expect(taskLoop(p.state(), 1).iterations.map((i: { iteration: number }) => i.iteration)).toEqual(range(N));
     expect(countedLog(p, 1)).toEqual(range(N));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.every((c) => c === 0)).toBe(true);
@@ -69,8 +70,8 @@ describe('parallel ralf task verify on one plan', () => {
     const late = results.filter((r) => !r.json.counted);
     expect(late).toHaveLength(3);
     for (const r of late) expect(r.json).toMatchObject({ verdict: 'stop', stop_reason: 'max_iterations', exit_code: 20, already_ended: true, iteration: 3 });
-    expect(p.state().tasks['1']).toMatchObject({ status: 'stopped', stop_reason: 'max_iterations' });
-    expect(p.state().tasks['1'].iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2, 3]);
+    expect(taskLoop(p.state(), 1)).toMatchObject({ status: 'stopped', stop_reason: 'max_iterations' });
+    expect(taskLoop(p.state(), 1).iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2, 3]);
     expect(countedLog(p, 1)).toEqual([1, 2, 3]);
     // Each late call left one non-counting line.
     expect(p.log().entries.filter((e) => e.action === 'verify' && !e.counted)).toHaveLength(3);
@@ -85,9 +86,10 @@ describe('parallel ralf task verify on one plan', () => {
     const results = await verifies(p, [1, 2, 3, 1, 2, 3]);
     expect(results.map((r) => r.code)).toEqual(Array(N).fill(10));
     const state = p.state();
-    expect(Object.keys(state.tasks).sort()).toEqual(['1', '2', '3']);
+    // Keyed by task identity (the name without its `Task N:` prefix).
+    expect(Object.keys(state.tasks).sort()).toEqual(['name:a', 'name:b', 'name:c']);
     for (const n of [1, 2, 3]) {
-      expect(state.tasks[String(n)].iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
+      expect(taskLoop(state, n).iterations.map((i: { iteration: number }) => i.iteration)).toEqual([1, 2]);
       expect(results.filter((r) => r.json.task.number === n).map((r) => r.json.iteration).sort()).toEqual([1, 2]);
       expect(countedLog(p, n)).toEqual([1, 2]);
     }

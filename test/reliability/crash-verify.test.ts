@@ -6,6 +6,7 @@
 import { watch, readdirSync, readFileSync, mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENDLESS, PLAN_REL, Project, alive, cleanupTempDirs, killAllIn, processesIn, sleep, spreadDelays, task, waitUntil, type Exit } from './helpers.js';
+import { taskLoop } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
@@ -37,7 +38,7 @@ function counted(p: Project): number[] {
 function checkAfterKill(p: Project, before: number, loggedBefore: number, exit: Exit): KillOutcome {
   // The state parses (old or new, never a mix) and its iterations are exactly 1..k.
   const after = p.iterations(1);
-  const numbers = (p.state()?.tasks['1']?.iterations ?? []).map((i: { iteration: number }) => i.iteration);
+  const numbers = (taskLoop(p.state(), 1)?.iterations ?? []).map((i: { iteration: number }) => i.iteration);
   expect(numbers).toEqual(Array.from({ length: after }, (_, i) => i + 1));
   expect([before, before + 1]).toContain(after);
   // A run that finished before the kill landed recorded exactly one iteration.

@@ -283,7 +283,9 @@ export class Project {
 
   /** Iterations recorded for task n (0 without state). */
   iterations(n: number): number {
-    return this.state()?.tasks?.[String(n)]?.iterations?.length ?? 0;
+    // State keys task loops by identity (`name:<slug>`, `id:<id>`): find task n's by its number.
+    const loops = Object.values((this.state()?.tasks ?? {}) as Record<string, { task_number: number; iterations: unknown[] }>);
+    return loops.find((l) => l.task_number === n)?.iterations.length ?? 0;
   }
 
   /**

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ENDLESS, PLAN_REL, Project, alive, cleanupTempDirs, killAllIn, processesIn, sleep, task, waitUntil } from './helpers.js';
+import { taskLoop } from '../helpers/state.js';
 
 afterAll(cleanupTempDirs);
 
@@ -136,7 +137,7 @@ describe('hostile checks through ralf task verify', () => {
     expect(c.output_tail.length).toBeLessThanOrEqual(64 * 1024 + 200);
     expect(c.output_tail.endsWith('Error: flood finished\n')).toBe(true);
     expect(r.json.fingerprint).toBe('Error: flood finished');
-    const stored: string = p.state().tasks['1'].iterations[0].checks[0].output_tail;
+    const stored: string = taskLoop(p.state(), 1).iterations[0].checks[0].output_tail;
     const omitted = /^… \(\d+ earlier lines omitted\)\n/.exec(stored);
     expect(omitted).not.toBeNull();
     expect(stored.length - omitted![0].length).toBeLessThanOrEqual(4000);

@@ -103,7 +103,7 @@ export function sampleState(): PlanState {
   t2.handoff = handoff(t2, { auto_fixed: ['npx tsc --noEmit'] });
   const plan = loop(null, 'Plan-level verification', [iteration(1, [check('npm test', true)], 21_000)]);
   return {
-    schema_version: 1,
+    schema_version: 2,
     plan_path: '.planning/phases/05-core/05-02-PLAN.md',
     plan_id: '05-02',
     config: { enabled: true, max_iterations: 3, error_fingerprint_repeats: 2, no_progress_repeats: 2, apply_to: { auto_tasks: true, autonomous_plans: true, tdd_tasks: false } },

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { agentCmd, autoTask, checkpointTask, git, makeProject, ofType, prompts, ralfRun, readState, stableCliPath } from './helpers.js';
 import { alive } from '../helpers/processes.js';
+import { taskLoop } from '../helpers/state.js';
 
 const TWO_FILES = [autoTask(1, 'Write a and b', ['a.txt', 'b.txt'])];
 
@@ -40,7 +41,7 @@ describe.concurrent('ralf run with scripted agents', () => {
     expect(ps[1]).toContain('## Last verification failure (iteration 1)');
     expect(ps[1]).toContain('Error: missing b.txt');
     // Engine state and log are the same ones `ralf task verify` writes.
-    expect(readState(p).tasks['1']).toMatchObject({ status: 'passed', stop_reason: 'success' });
+    expect(taskLoop(readState(p), 1)).toMatchObject({ status: 'passed', stop_reason: 'success' });
     const log = readFileSync(join(p.root, '.planning/ralf/01-01.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(log.filter((l) => l.action === 'verify').map((l) => l.verdict)).toEqual(['retry', 'pass']);
     // The driver's own actions are in the same history.
@@ -106,7 +107,7 @@ describe.concurrent('ralf run with scripted agents', () => {
     expect(r.exitCode).toBe(20);
     expect(r.events.at(-1)).toMatchObject({ outcome: 'agent_failed', reason: 'rate_limit_exhausted' });
     expect(ofType(r.events, 'agent_start')).toHaveLength(4);
-    expect(readState(p).tasks['1'].iterations).toHaveLength(0);
+    expect(taskLoop(readState(p), 1).iterations).toHaveLength(0);
   });
 
   it('hanging agent: killed with its process tree at the iteration timeout; partial changes reverted', async ({ expect }) => {
@@ -135,7 +136,7 @@ describe.concurrent('ralf run with scripted agents', () => {
     expect(ends[0]!.detail).toBe('needs STRIPE_SECRET_KEY from the Stripe dashboard');
     expect(existsSync(join(p.root, 'a.txt'))).toBe(false);
     expect(ofType(r.events, 'verify')).toHaveLength(0);
-    expect(readState(p).tasks['1']).toMatchObject({ status: 'stopped', stop_reason: 'blocked', stop_detail: 'needs STRIPE_SECRET_KEY from the Stripe dashboard' });
+    expect(taskLoop(readState(p), 1)).toMatchObject({ status: 'stopped', stop_reason: 'blocked', stop_detail: 'needs STRIPE_SECRET_KEY from the Stripe dashboard' });
     expect(r.events.at(-1)).toMatchObject({ outcome: 'blocked' });
   });
 
@@ -172,7 +173,7 @@ describe.concurrent('ralf run with scripted agents', () => {
     expect(r.exitCode).toBe(20);
     expect(ofType(r.events, 'agent_exit')[0]!.usage).toMatchObject({ input: 5000, output: 100, total: 5100 });
     expect(ofType(r.events, 'task_end')[0]).toMatchObject({ outcome: 'budget', stop_reason: 'token_budget' });
-    expect(readState(p).tasks['1']).toMatchObject({ stop_reason: 'token_budget' });
+    expect(taskLoop(readState(p), 1)).toMatchObject({ stop_reason: 'token_budget' });
     expect(r.events.at(-1)).toMatchObject({ outcome: 'budget', reason: 'token_budget', tokens: 5100 });
   });
 
@@ -181,7 +182,7 @@ describe.concurrent('ralf run with scripted agents', () => {
     const r = await ralfRun(p, 'hang', ['--duration', '1s']);
     expect(r.exitCode).toBe(20);
     expect(ofType(r.events, 'task_end')[0]).toMatchObject({ outcome: 'budget', stop_reason: 'time_budget' });
-    expect(readState(p).tasks['1']).toMatchObject({ stop_reason: 'time_budget' });
+    expect(taskLoop(readState(p), 1)).toMatchObject({ stop_reason: 'time_budget' });
     expect(existsSync(join(p.root, 'partial.txt'))).toBe(false);
   });
 
@@ -239,8 +240,8 @@ describe('ralf run: Ctrl-C and resume', () => {
     expect(r.exitCode).toBe(130);
     const events = String(r.stdout).trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', outcome: 'interrupted', exit_code: 130 });
-    expect(readState(p).tasks['1']).toMatchObject({ status: 'stopped', stop_reason: 'interrupted' });
-    expect(readState(p).tasks['1'].iterations).toHaveLength(0);
+    expect(taskLoop(readState(p), 1)).toMatchObject({ status: 'stopped', stop_reason: 'interrupted' });
+    expect(taskLoop(readState(p), 1).iterations).toHaveLength(0);
 
     const again = await ralfRun(p, 'progress');
     expect(again.exitCode).toBe(0);
