@@ -26,7 +26,8 @@ import { FILES_LISTED, reduce } from './reducer.js';
 import { lastLines } from './tail.js';
 import { mark } from './timing.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
-import { readPlanStateFile, stopFlagPresent } from './store.js';
+import { LOCK_WAIT_MS, readPlanStateFile, stopFlagPresent } from './store.js';
+import { waitForLockFree } from '../fs/lock.js';
 import type { CheckResult, Handoff, LoopState, PlanState, StopReason, Verdict } from './types.js';
 
 export interface VerifyOptions extends ConfigOptions {
@@ -274,6 +275,20 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     state_path: loaded.paths.state,
     snapshot: snapshotNotes,
   });
+
+  // Probe the plan's lock BEFORE anything runs: a plan another process holds is reported (busy,
+  // exit 75) before minutes of checks, and a signal during the wait ends it (exit 130).
+  const probe = await waitForLockFree(loaded.paths.lock, { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, signal: options.signal });
+  if (probe === 'aborted') {
+    const loop = getLoop(readPlanStateFile(loaded.paths.state), scope.scope, scope.taskNumber, scope.key);
+    const n = loop?.iterations.length ?? 0;
+    return outcome(
+      { verdict: 'stop', stop_reason: 'interrupted', iteration: n, counted: false, already_ended: false, progress: null, progress_reasons: [], fingerprint: null, warning: null, handoff: null, message: `interrupted (${signalName(options.signal) ?? 'signal'}) while waiting for the plan's lock; nothing ran and nothing was recorded.`, next: 'Stop now; the loop state is unchanged.' },
+      loop ?? ({ done_confirmed: false } as LoopState),
+      [],
+      { cause: 'signal', signal: signalName(options.signal) },
+    );
+  }
 
   // A loop that already stopped answers at once: no checks, no iteration.
   const stateBefore = readPlanStateFile(loaded.paths.state);

@@ -103,7 +103,7 @@ describe('contention on the plan lock', () => {
     return { pid: child.pid!, stop: () => child.kill('SIGKILL') };
   }
 
-  it('a lock held by a live process: verify waits (checks done, nothing recorded), then records iteration 1 once it is released', async () => {
+  it('a lock held by a live process: verify probes it first and waits before running its checks, then records iteration 1 once it is released', async () => {
     const p = new Project({ tasks: [task('Task 1: Waits', 'sh -c "echo ran > run-marker; exit 1"')], config: ENDLESS, git: false });
     const h = holder();
     const lock = p.path('.planning/ralf/01-01.lock');
@@ -112,10 +112,10 @@ describe('contention on the plan lock', () => {
       const child = p.start(['task', 'verify', PLAN_REL, '1', '--json']);
       let exited = false;
       void child.done.then(() => (exited = true));
-      expect(await waitUntil(() => p.exists('run-marker'), 20_000)).toBe(true);
-      // Its checks ran; now it waits on the lock (for up to 30 s) and records nothing meanwhile.
-      await sleep(1000);
+      // It waits on the lock (for up to 30 s) BEFORE its checks: nothing ran, nothing recorded.
+      await sleep(2000);
       expect(exited).toBe(false);
+      expect(p.exists('run-marker')).toBe(false);
       expect(p.exists(STATE_REL)).toBe(false);
       rmSync(lock); // the holder releases it
       const r = await child.done;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ofType, readState } from './helpers.js';
 import { agentCalls, seedProject, seedRun, subjects } from './seed-helpers.js';
+import { taskLoop } from '../helpers/state.js';
 
 const ralphJson = (extra: Record<string, unknown> = {}) =>
   `${JSON.stringify(
@@ -51,6 +52,6 @@ describe('ralph.json', () => {
     const e = seedProject({ 'ralph.json': ralphJson() }, null);
     const r3 = await seedRun(e, ['ralph.json'], { SEED_AGENT_FAIL: 'a.txt', RALPH_MAX_ITERATIONS: '2' });
     expect(ofType(r3.events, 'task_end')).toMatchObject([{ outcome: 'stopped', stop_reason: 'max_iterations', iterations: 2 }]);
-    expect(readState({ ...e, planPath: '', planRel: '' }, 'ralph.json').tasks['1'].max_iterations).toBe(2);
+    expect(taskLoop(readState({ ...e, planPath: '', planRel: '' }, 'ralph.json'), 1).max_iterations).toBe(2);
   });
 });
