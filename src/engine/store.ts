@@ -104,6 +104,12 @@ export function stateIdFor(projectRoot: string, planRel: string, planId: string)
 
 /** The `plan_path` a state file records (it is the second key: the first 4 KiB hold it); null when none. */
 function recordedPlanPath(path: string): string | null {
+  // Never open a FIFO or device planted there (it would block): lstat first, regular files only.
+  try {
+    if (!lstatSync(path).isFile()) return null;
+  } catch {
+    return null;
+  }
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -94,7 +94,8 @@ export async function waitForLockFree(path: string, options: LockOptions & { sig
     let content: string | null;
     try {
       content = readLockFile(path);
-    } catch {
+    } catch (err) {
+      if (err instanceof RalfError) throw err; // a FIFO or device planted as the lock: exit 2
       return 'free';
     }
     if (breakIfStale(path, staleMs, content)) return 'free';

@@ -13,6 +13,7 @@ import { claudeEnv, makeSandbox, runClaude, type AgentRun, type Sandbox } from '
 import { exitOf, type AgentScript, type Reply } from './scripted-model/agent.js';
 import { readCommandFacts } from './scripted-model/execute-plan-agent.js';
 import { startScriptedModel, type LoggedRequest, type ScriptedModel } from './scripted-model/server.js';
+import { taskLoop } from '../helpers/state.js';
 
 const PLAN = '.planning/phases/01-math/01-01-PLAN.md';
 const HELD = 'Stop hook feedback';
@@ -51,7 +52,7 @@ function expectRan(run: AgentRun): void {
 }
 
 function task1(sb: Sandbox): { status: string; iterations: unknown[]; session?: { id: string } } {
-  return JSON.parse(readFileSync(join(sb.project, '.planning/ralf/01-01.json'), 'utf8')).tasks['1'];
+  return taskLoop(JSON.parse(readFileSync(join(sb.project, '.planning/ralf/01-01.json'), 'utf8')), 1);
 }
 
 describe('Claude Code Stop hook (real CLI, scripted model)', () => {

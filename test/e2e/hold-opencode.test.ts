@@ -14,6 +14,7 @@ import { startOpencodeServer, type OpencodeServer } from './opencode-server.js';
 import { exitOf, type AgentScript, type Reply } from './scripted-model/agent.js';
 import { readCommandFacts } from './scripted-model/execute-plan-agent.js';
 import { startScriptedModel, type ScriptedModel } from './scripted-model/server.js';
+import { taskLoop } from '../helpers/state.js';
 
 const PLAN = '.planning/phases/01-math/01-01-PLAN.md';
 const REASON = 'ralf-lite: the loop of';
@@ -69,7 +70,7 @@ describe('OpenCode plugin (real opencode serve, scripted model)', () => {
     expect(reasonsSince(from).length).toBeGreaterThan(0);
     expect(last.userText.split(REASON)).toHaveLength(2); // prompted exactly once
     expect(last.userText).toContain('Task 1 "Task 1: Add sum()" of plan 01-01 is still open');
-    expect(state().tasks['1']).toMatchObject({ status: 'passed', session: { host: 'opencode', id } });
+    expect(taskLoop(state(), 1)).toMatchObject({ status: 'passed', session: { host: 'opencode', id } });
   }, 120_000);
 
   it('a checkpoint is not held; another session in the same project is not held', async () => {
