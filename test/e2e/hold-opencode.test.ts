@@ -80,7 +80,7 @@ describe('OpenCode plugin (real opencode serve, scripted model)', () => {
     await server.command(id, 'execute-plan', PLAN);
     await server.settle(id);
     expect(reasonsSince(from)).toHaveLength(0);
-    expect(state().tasks['3']).toMatchObject({ status: 'running', session: { host: 'opencode', id } });
+    expect(taskLoop(state(), 3)).toMatchObject({ status: 'running', session: { host: 'opencode', id } });
 
     model.setAgent(function* () {
       return 'SCRIPTED: second session says hi';

@@ -8,6 +8,7 @@ import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLAN_REL, Project } from '../engine/project.js';
 import { repoRoot } from '../helpers/cli.js';
+import { taskLoop } from '../helpers/state.js';
 
 function task(verify: string, extra = '', attrs = 'type="auto"'): string {
   return [`<task ${attrs}>`, '  <name>Task 1: Make the check pass</name>', '  <files>value.json</files>', '  <action>Do it.</action>', extra, `  <verify>${verify}</verify>`, '</task>'].join('\n');
@@ -161,7 +162,7 @@ describe('pre-existing failures (the baseline of `ralf task start`)', () => {
   it('report (default): recorded at task start, shown apart in the verify answer and the handoff; still blocks', async () => {
     const p = project({ max_iterations: 2 });
     expect((await p.run(['task', 'start', PLAN_REL, '1'])).exitCode).toBe(0);
-    expect(p.state().tasks['1'].baseline).toMatchObject({ source: 'task_start', failing: [{ command: 'node runner.js' }] });
+    expect(taskLoop(p.state(), 1).baseline).toMatchObject({ source: 'task_start', failing: [{ command: 'node runner.js' }] });
     p.write('feature.txt', 'done\n');
     const r = await verify(p);
     expect(r.code).toBe(10);
