@@ -5,7 +5,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { rawChanges } from './diff.js';
 import { literalPathspec } from './pathspec.js';
 import { runGit, GitError } from './run-git.js';
-import { snapshotWorkingTree } from './snapshot.js';
+import { snapshotWorkingTree, type SnapshotOptions } from './snapshot.js';
 import { withTempIndex } from './temp-index.js';
 
 export interface RestoreResult {
@@ -30,10 +30,10 @@ const GITLINK = '160000';
  * the current state is compared through a temp index and files are written with
  * `git checkout-index` from another temp index read from the snapshot tree.
  */
-export async function restoreTree(root: string, tree: string, paths?: string[]): Promise<RestoreResult> {
+export async function restoreTree(root: string, tree: string, paths?: string[], snapshotOptions: SnapshotOptions = {}): Promise<RestoreResult> {
   const result: RestoreResult = { restored: [], removed: [], skipped: [] };
   if (paths !== undefined && paths.every((p) => p.trim() === '')) return result;
-  const now = await snapshotWorkingTree(root);
+  const now = await snapshotWorkingTree(root, snapshotOptions);
   if (now === null) throw new GitError(['restore'], null, `${root} is not inside a git working tree`);
   // Paths, not patterns: a file named `*` or `[ab].ts` is restored alone.
   const specs = paths?.filter((p) => p.trim() !== '').map(literalPathspec);

@@ -8,6 +8,15 @@ import { RALF_STATE_DIR } from './pathspec.js';
 /** Untracked files larger than this are left out of a snapshot unless configured otherwise. */
 export const DEFAULT_MAX_UNTRACKED_FILE_MB = 50;
 const DEFAULT_MAX_UNTRACKED_FILE_BYTES = DEFAULT_MAX_UNTRACKED_FILE_MB * 1024 * 1024;
+/**
+ * `snapshot.max_untracked_file_mb` in bytes (unset: the default). Every snapshot of a project
+ * (a verify's, `ralf run`'s around each agent, a restore's) must use the same cap: they share
+ * the private index, and a file one snapshot leaves out and the next takes in would be read,
+ * hashed and stored again each time.
+ */
+export function untrackedFileCapBytes(megabytes: number | undefined): number {
+  return (megabytes ?? DEFAULT_MAX_UNTRACKED_FILE_MB) * 1024 * 1024;
+}
 /** More untracked, not-ignored files than this earn a warning in the verify answer. */
 export const UNTRACKED_WARNING_FILES = 5000;
 

@@ -37,6 +37,7 @@ import { buildPrompt, type PromptInput } from './prompt.js';
 import { displayTaskName } from '../report/format.js';
 import { writeLoopReport } from './report.js';
 import { agentLogPath, readRunMemory, writeRunMemory, type RunMemory } from './run-state.js';
+import { untrackedFileCapBytes } from '../git/snapshot.js';
 
 export interface RunTargetInput {
   /** `gsd-plan`, `gsd-phase`, or a seed format from src/formats. */
@@ -169,11 +170,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   const env = o.env ?? process.env;
   const effective = o.config;
   const cfg = effective.config;
-  // What the agents changed, per plan: the only paths a restore or a commit touches.
+  // What the agents changed, per plan: the only paths a restore or a commit touches. Its
+  // snapshots use the project's untracked-file cap, as the verifies do.
+  const snapshotOptions = { maxUntrackedFileBytes: untrackedFileCapBytes(cfg.snapshot?.max_untracked_file_mb) };
   const touchesByPlan = new Map<string, IterationSnapshots>();
   const touchesOf = (plan: Plan): IterationSnapshots => {
     let t = touchesByPlan.get(plan.id);
-    if (!t) touchesByPlan.set(plan.id, (t = new IterationSnapshots(root, plan.id, (message) => emitRaw({ type: 'warning', message }), now)));
+    if (!t) touchesByPlan.set(plan.id, (t = new IterationSnapshots(root, plan.id, (message) => emitRaw({ type: 'warning', message }), now, snapshotOptions)));
     return t;
   };
 

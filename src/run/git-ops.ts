@@ -13,15 +13,16 @@ import { spawn } from 'node:child_process';
 import { restoreTree } from '../git/restore.js';
 import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
-import { snapshotWorkingTree } from '../git/snapshot.js';
+import { snapshotWorkingTree, type SnapshotOptions } from '../git/snapshot.js';
 import { withTempIndex } from '../git/temp-index.js';
 import { insideGit } from '../engine/git-adapter.js';
 
 export { insideGit };
 
-export async function snapshot(root: string): Promise<string | null> {
+/** `options`: the project's `snapshot.max_untracked_file_mb`, as every snapshot of the project uses. */
+export async function snapshot(root: string, options: SnapshotOptions = {}): Promise<string | null> {
   if (!insideGit(root)) return null;
-  return snapshotWorkingTree(root);
+  return snapshotWorkingTree(root, options);
 }
 
 /** One path's difference between two trees: modes and blob ids (`000000`/zeros: absent). */
@@ -122,10 +123,10 @@ export interface AttemptRef {
  * before the agent first changed it). The working tree before the restore is first kept as
  * a commit under `keep.ref`, so nothing the agent wrote is lost.
  */
-export async function restorePaths(root: string, bases: Map<string, string>, keep: AttemptRef): Promise<RevertResult> {
+export async function restorePaths(root: string, bases: Map<string, string>, keep: AttemptRef, snapshotOptions: SnapshotOptions = {}): Promise<RevertResult> {
   const none: RevertResult = { files: [], saved_as: null, restore_command: null, skipped: [] };
   if (bases.size === 0) return none;
-  const now = await snapshotWorkingTree(root);
+  const now = await snapshotWorkingTree(root, snapshotOptions);
   if (now === null) return none;
   const byBase = new Map<string, string[]>();
   for (const [path, base] of bases) byBase.set(base, [...(byBase.get(base) ?? []), path]);
@@ -139,7 +140,7 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
   const ref = await keepAttempt(root, now, keep);
   const result: RevertResult = { files: [], saved_as: ref, restore_command: null, skipped: [] };
   for (const { base, changes } of differing) {
-    const r = await restoreTree(root, base, changes.map((c) => c.path));
+    const r = await restoreTree(root, base, changes.map((c) => c.path), snapshotOptions);
     result.files.push(...r.restored, ...r.removed);
     result.skipped.push(...r.skipped);
   }

@@ -20,6 +20,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { processAlive } from '../fs/process-alive.js';
 import { gitText, runGit } from '../git/run-git.js';
 import { attemptRefName, commitPaths, pathChanges, restorePaths, snapshot, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
+import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
 
 export interface TaskTouches {
@@ -47,13 +48,15 @@ export class IterationSnapshots {
     private readonly planId: string,
     private readonly warn: (message: string) => void,
     private readonly now: () => number = Date.now,
+    /** The project's snapshot settings (its untracked-file cap), the same the verifies use. */
+    private readonly snapshotOptions: SnapshotOptions = {},
   ) {
     this.path = touchLedgerPath(root, planId);
   }
 
   /** Snapshot before an agent iteration (null outside git), recorded as pending until `after`. */
   async before(task: number | null, iteration: number): Promise<string | null> {
-    const tree = await snapshot(this.root);
+    const tree = await snapshot(this.root, this.snapshotOptions);
     if (tree === null) return null;
     const ledger = this.read();
     const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
@@ -75,7 +78,7 @@ export class IterationSnapshots {
   /** Snapshot after the agent exited: the paths it changed, recorded with their base. */
   async after(task: number | null, before: string | null): Promise<PathChange[]> {
     if (before === null) return [];
-    const tree = await snapshot(this.root);
+    const tree = await snapshot(this.root, this.snapshotOptions);
     const changes = tree === null ? [] : await pathChanges(this.root, before, tree);
     const ledger = this.read();
     const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
@@ -99,13 +102,13 @@ export class IterationSnapshots {
 
   /** Puts the paths one iteration changed back to what they held before it (a timed-out agent). */
   async revertIteration(task: number | null, before: string, changes: PathChange[]): Promise<RevertResult> {
-    return restorePaths(this.root, new Map(changes.map((c) => [c.path, before])), this.attempt(task, 'iteration'));
+    return restorePaths(this.root, new Map(changes.map((c) => [c.path, before])), this.attempt(task, 'iteration'), this.snapshotOptions);
   }
 
   /** Puts every path the agents changed in this task back to its base; the task is then forgotten. */
   async revertTask(task: number | null): Promise<RevertResult> {
     const entry = this.read().tasks[key(task)];
-    const r = await restorePaths(this.root, new Map(Object.entries(entry?.paths ?? {})), this.attempt(task, 'task'));
+    const r = await restorePaths(this.root, new Map(Object.entries(entry?.paths ?? {})), this.attempt(task, 'task'), this.snapshotOptions);
     await this.forget(task);
     return r;
   }
@@ -119,7 +122,7 @@ export class IterationSnapshots {
     const entry = this.read().tasks[key(task)];
     const byBase = new Map<string, string[]>();
     for (const [p, base] of Object.entries(entry?.paths ?? {})) byBase.set(base, [...(byBase.get(base) ?? []), p]);
-    const now = byBase.size === 0 ? null : await snapshot(this.root);
+    const now = byBase.size === 0 ? null : await snapshot(this.root, this.snapshotOptions);
     const changes: PathChange[] = [];
     if (now !== null) for (const [base, paths] of byBase) changes.push(...(await pathChanges(this.root, base, now, paths)));
     if (changes.length === 0) {

@@ -10,8 +10,9 @@
 //   ratelimit  fails like a rate-limited host for the first $AGENT_FAILS calls, then progress
 //   blocked    writes a file, then says BLOCKED with a reason
 //   tokens     progress, plus a Claude-style result line with 5000 + 100 tokens
+//   bigfile    progress, plus a 2 MB untracked file big.bin (a sparse file)
 // Every call appends its prompt to $AGENT_LOG_DIR/<n>.txt (n = call number) when set.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -78,6 +79,11 @@ switch (mode) {
   case 'tokens':
     progress(false);
     say(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'ok', usage: { input_tokens: 5000, output_tokens: 100 } }));
+    break;
+  case 'bigfile':
+    writeFileSync('big.bin', '');
+    truncateSync('big.bin', 2 * 1024 * 1024);
+    progress(false);
     break;
   default:
     process.stderr.write(`unknown mode ${mode}\n`);
