@@ -207,6 +207,19 @@ async function stateIo() {
 }
 const io = wanted('checkpoint state write read') ? await stateIo() : { error: 'skipped (BENCH_ONLY)' };
 
+// ---------- in-process fingerprint of a 64 KiB output (issue 17: < 5 ms) ----------
+async function fingerprint64k() {
+  const out = join(work, 'fingerprint.mjs');
+  try {
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [join(root, 'bench', 'fingerprint.ts')], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent' });
+  } catch (err) {
+    return { error: `cannot build bench/fingerprint.ts: ${String(err.message).split('\n')[0]}` };
+  }
+  return (await import(out)).measureFingerprint({ root, bytes: 64 * 1024, iterations: 200 });
+}
+const fp64 = wanted('fingerprint 64 KiB') ? await fingerprint64k() : { error: 'skipped (BENCH_ONLY)' };
+
 // ---------- peak RSS while a check floods output ----------
 async function floodRss() {
   const flood = makeProject('flood', `node -e "const b=Buffer.alloc(1<<20,120);let n=${floodMb};(function w(){while(n>0){n--;if(!process.stdout.write(b))return process.stdout.once('drain',w)}})()"; exit 1`);
@@ -274,11 +287,13 @@ else {
   lines2.push(`${pad('checkpoint (state) write, in-process', 48)} p50 ${io.write_p50_ms.toFixed(2)} ms, p95 ${io.write_p95_ms.toFixed(2)} ms (target p95 < 5 ms) ${io.write_p95_ms < 5 ? 'ok' : 'MISS'}`);
   lines2.push(`${pad('state read, in-process', 48)} p50 ${io.read_p50_ms.toFixed(2)} ms, p95 ${io.read_p95_ms.toFixed(2)} ms`);
 }
+if (fp64.error) lines2.push(`fingerprint 64 KiB: ${fp64.error}`);
+else lines2.push(`${pad('fingerprint 64 KiB output (scan + result), in-process', 48)} p50 ${fp64.p50_ms.toFixed(2)} ms, p95 ${fp64.p95_ms.toFixed(2)} ms (target p50 < 5 ms) ${fp64.p50_ms < 5 ? 'ok' : 'MISS'}`);
 if (rss.error) lines2.push(`flood RSS: ${rss.error}`);
 else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 48)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
 console.log(lines2.join('\n'));
 
-const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, flood: rss, state_size: state };
+const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, fingerprint_64k: fp64, flood: rss, state_size: state };
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log('\nwrote bench/results.json');
