@@ -7,30 +7,8 @@
 import type { Line } from './lines.js';
 import { toLines } from './scan.js';
 import { normalizeName } from './normalize.js';
-import { failureUnits, type FailureUnit } from './units.js';
-
-const MARKERS: RegExp[] = [
-  // vitest / jest trees: `× suite > name 12ms`, `✕ name (3 ms)`
-  /^\s*[✖✕✗]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?\s*$/,
-  // libtest: `test tests::name ... FAILED`
-  /^\s*test\s+(\S+)\s+\.\.\.\s+FAILED\s*$/,
-  // pytest short summary: `FAILED tests/x.py::test_y - msg`, `ERROR tests/x.py`
-  /^(?:FAILED|ERROR)\s+(\S+?)(?:\s+-\s.*)?$/,
-];
-
-function markerNames(lines: Line[]): string[] {
-  const out: string[] = [];
-  for (const { text } of lines) {
-    for (const re of MARKERS) {
-      const m = re.exec(text);
-      if (m) {
-        out.push(m[1]!);
-        break;
-      }
-    }
-  }
-  return out;
-}
+import { failureUnits, markerNames, type FailureUnit } from './units.js';
+import type { RunnerExtractor } from './extractors/index.js';
 
 function sortedNames(raw: string[]): string[] {
   const names = new Set(raw.map((n) => normalizeName(n)).filter((n) => n !== ''));
@@ -49,12 +27,13 @@ export function failingTestsInLines(lines: Line[]): string[] {
 }
 
 /**
- * The failing units of already-parsed lines: test names (blocks, else one-line markers),
- * else what `fallback` finds (the fingerprint passes the distinct error diagnostics).
+ * The failing units of already-parsed lines: test names (blocks, else the extractors'
+ * one-line markers), else what `fallback` finds (the fingerprint passes the distinct error
+ * diagnostics).
  */
-export function unitNames(lines: Line[], units: FailureUnit[], fallback: (lines: Line[]) => string[]): string[] {
+export function unitNames(lines: Line[], units: FailureUnit[], extractors: readonly RunnerExtractor[], fallback: (lines: Line[]) => string[]): string[] {
   if (units.length > 0) return sortedNames(units.map((u) => u.name));
-  const markers = markerNames(lines);
+  const markers = markerNames(lines, extractors);
   if (markers.length > 0) return sortedNames(markers);
   return [...new Set(fallback(lines))].sort();
 }

@@ -58,6 +58,7 @@ import {
 } from './signals.js';
 import { failureUnits, valueDetails, type FailureUnit } from './units.js';
 import { unitNames } from './failing-tests.js';
+import { EXTRACTORS, type RunnerExtractor } from './extractors/index.js';
 
 export interface FingerprintResult {
   /** One line, at most ~200 characters. */
@@ -78,10 +79,11 @@ export interface FingerprintResult {
 export interface FingerprintOptions {
   exitCode?: number | null;
   /**
-   * `false`: the generic core alone, without the runner extractors (per-test failure
-   * blocks). Measures how much of the score the general pipeline carries by itself.
+   * The runner extractors to use (default: all registered, `extractors/index.ts`). `false`
+   * (or `[]`): the generic core alone, which measures how much of the score the general
+   * pipeline carries by itself.
    */
-  extractors?: boolean;
+  extractors?: boolean | readonly RunnerExtractor[];
 }
 
 export const NO_OUTPUT = '(no output)';
@@ -452,8 +454,9 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
   if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool, failing_units: [] };
 
-  const units = opts.extractors === false ? [] : failureUnits(lines);
-  const failing_units = unitNames(lines, units, diagnosticUnits);
+  const extractors = opts.extractors === false ? [] : opts.extractors === true || opts.extractors === undefined ? EXTRACTORS : opts.extractors;
+  const units = failureUnits(lines, extractors);
+  const failing_units = unitNames(lines, units, extractors, diagnosticUnits);
   const unit = pickUnit(units);
   if (unit) {
     const r = fromUnit(lines, unit);

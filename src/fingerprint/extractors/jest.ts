@@ -1,0 +1,27 @@
+/**
+ * jest: `FAIL test/a.test.js` opens a file's report, `● suite › name` a failing test's block
+ * (not `● Console`); the tree marks failing tests `✕ name (3 ms)` (vitest `×`, read as `✖`).
+ */
+import { basename } from '../normalize.js';
+import { cleanName, type RunnerExtractor } from './contract.js';
+
+/** `FAIL test/a.test.js (1.2 s)`: the file the following test names belong to. */
+export const FILE_FAIL = /^\s*FAIL\s+(\S+)(?:\s+\([\d.]+\s*m?s\))?\s*$/;
+
+export const jest: RunnerExtractor = {
+  name: 'jest',
+  section(t, state) {
+    const m = FILE_FAIL.exec(t);
+    if (m) state.file = m[1]!;
+    return m !== null;
+  },
+  header(t, state) {
+    const m = /^\s*●\s+(.+?)\s*$/.exec(t);
+    if (!m || /^Console\b/.test(m[1]!)) return null;
+    const name = cleanName(m[1]!);
+    return state.file ? `${basename(state.file)} › ${name}` : name;
+  },
+  marker(t) {
+    return /^\s*[✖✕✗]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?\s*$/.exec(t)?.[1] ?? null;
+  },
+};

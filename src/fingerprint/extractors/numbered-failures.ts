@@ -1,0 +1,35 @@
+/**
+ * Numbered failure lists (mocha `N failing`, rspec `Failures:`, phpunit `There were N
+ * failures:`, minitest): `1) name` inside the list only; mocha continues long titles over
+ * indented lines, the last ending with ':'.
+ */
+import { cleanName, type RunnerExtractor } from './contract.js';
+
+const NUMBERED_SECTION = /^\s*(?:\d+ failing\b|Failures:\s*$|There (?:was|were) \d+ (?:failures?|errors?):?\s*$|\d+ failed\s*$)/;
+
+export const numberedFailures: RunnerExtractor = {
+  name: 'numbered-failures',
+  section(t, state) {
+    if (!NUMBERED_SECTION.test(t)) return false;
+    state.numbered = true;
+    return true;
+  },
+  header(t, state) {
+    if (!state.numbered) return null;
+    const m = /^\s*\d+\)\s+(.+?)\s*$/.exec(t);
+    return m ? cleanName(m[1]!.replace(/:$/, '')) : null;
+  },
+  title(lines, i, name) {
+    const header = lines[i]!.text;
+    if (/:\s*$/.test(header)) return { name, end: i };
+    const indent = header.search(/\S/);
+    const parts = [name];
+    for (let j = i + 1; j < Math.min(lines.length, i + 6); j++) {
+      const t = lines[j]!.text;
+      if (t.trim() === '' || t.search(/\S/) <= indent) break;
+      parts.push(t.trim().replace(/:$/, ''));
+      if (/:\s*$/.test(t)) return { name: cleanName(parts.join(' ')), end: j };
+    }
+    return { name, end: i };
+  },
+};
