@@ -168,7 +168,7 @@ function describeLine(lines: Line[], i: number): string {
 }
 
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
-const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in \S+?(?::\d+)*(?: at line \d+)?:\s*$/;
+const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in (\S+?)(?::\d+)*(?: at line \d+)?:\s*$/;
 
 const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
 
@@ -212,6 +212,9 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
   return { index, score };
 }
 
+/** A leading `file.ext:` (the file a message is about is no specific of the message). */
+const FILE_HEAD = /^[^\s:]+\.\w+:\s*/;
+
 /**
  * True for a line with no specifics: once paths, file names, severities, durations and
  * tallies are gone, at most six plain words and no quotes, digits, dots or operators
@@ -225,7 +228,7 @@ function saysOnlyThatItFailed(line: string): boolean {
     .split(/\s+/)
     .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
     .join(' ')
-    .replace(/^[^\s:]+\.\w+:\s*/, '')
+    .replace(FILE_HEAD, '')
     .replace(/\b(?:fatal error|error|warning|Error|ERROR|FATAL|FAIL(?:ED)?)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:?/g, ' ')
     .replace(/[^\p{L}\p{N}'"`‘’“”.<>=_(){}\s-]/gu, ' ')
     .replace(/\.(?=\s|$)/g, '');
@@ -239,7 +242,7 @@ function saysOnlyThatItFailed(line: string): boolean {
  */
 function isGenericTitle(primary: string): boolean {
   const rest = primary
-    .replace(/^[^\s:]+\.\w+:\s*/, '')
+    .replace(FILE_HEAD, '')
     .replace(/^(?:fatal error|error|warning|Error|ERROR|FATAL)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:\s*/, '');
   return rest.split(/\s+/).filter(Boolean).length <= 4 && !/['"`‘’“”\d./\\:<>]/.test(rest);
 }
@@ -387,9 +390,9 @@ function diffChange(lines: Line[]): string {
       file = basename(plus[1]!);
       continue;
     }
-    if (!DIFF_HUNK.test(t)) continue;
-    const rustfmt = /^Diff in (\S+?)(?::\d+)*(?: at line \d+)?:\s*$/.exec(t);
-    if (rustfmt) file = basename(rustfmt[1]!);
+    const hunk = DIFF_HUNK.exec(t);
+    if (!hunk) continue;
+    if (hunk[1]) file = basename(hunk[1]);
     let minus: string | null = null;
     let added: string | null = null;
     let j = i + 1;

@@ -51,6 +51,11 @@ function lastRedraw(line: string): string {
 // every run and its `:` must never read as a `file:line` position.
 const DATE_TIME = /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w])/g;
 
+/** Fallbacks of status glyphs (`×` for `✖`), and `i ` for `ℹ ` as the first word of an indented line. */
+const GLYPHS: Record<string, string> = { '×': '✖', '√': '✔', '‼': '⚠' };
+const ASCII_GLYPH = /[×√‼]|^(\s+)i (?=\S)/g;
+const ASCII_GLYPH_HINT = /[×√‼]|^\s+i /;
+
 const TRAILING_RULE = /(?<=\S)\s+[━─═]{4,}\s*$/;
 
 const PID_PREFIX = /^(?:==\d{1,10}==|--\d{1,10}--|\*\*\d{1,10}\*\*) ?/;
@@ -74,11 +79,11 @@ export function clean(raw: string): string {
   s = s.replace(PID_PREFIX, '');
   // Terminals without Unicode get ASCII fallbacks of the same status glyphs (the `figures`
   // convention): one glyph per meaning, so colour or a TTY does not change the line.
-  if (/[×√‼]|^\s+i /.test(s)) s = s.replace(/×/g, '✖').replace(/√/g, '✔').replace(/‼/g, '⚠').replace(/^(\s+)i (?=\S)/, '$1ℹ ');
+  if (ASCII_GLYPH_HINT.test(s)) s = s.replace(ASCII_GLYPH, (g, indent?: string) => (indent === undefined ? GLYPHS[g]! : `${indent}ℹ `));
   // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
   if (/[━─═]{4}/.test(s)) s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
-  s = s.replace(/\s+$/, '');
+  s = s.trimEnd();
   // A short piece cut from a huge line would keep the whole line alive (V8 slices share it).
   return raw.length > MAX_LINE_CHARS ? flat(s) : s;
 }

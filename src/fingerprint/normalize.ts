@@ -55,7 +55,8 @@ const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
 // POSIX sh / dash location: `scripts/deploy.sh: 9: minify: not found`, `sh: 1: x: not found`.
 const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
-const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col)(\s*:?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
+// Positions by name, which move with the file's content: `line 7`, `col 3`, `L: 5`, `(char 19)`, `at position 42`, `offset 7`.
+const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offset|byte|pos)(\s*:?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
 // A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
 // `Cannot parse: 2:70: code` inside. (A `file:line` is taken by COLON_LOCATION before.)
 const PAREN_POSITION = /\s*\(\d+:\d+(?::\d+)?\)/g;
@@ -65,8 +66,6 @@ const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
 // Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
 // `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
 const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]*\d[a-z_])(?=[a-z0-9_]*[a-z][a-z0-9_]*[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
-// Offsets into a file move with its content: `(char 19)`, `at position 42`, `offset 7`.
-const OFFSET_WORD = /\b(char|position|offset|byte|pos)(\s*:?\s*)\d+/g;
 // A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment.
 const PATH = /(?<![\w.@%+~:/\\-])((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
 const HEX_ADDR = /\b0x[0-9a-fA-F]+\b/g;
@@ -113,7 +112,6 @@ export function normalizeValues(input: string): string {
   s = s.replace(PAREN_POSITION, '');
   s = s.replace(BARE_POSITION, '$1');
   s = s.replace(NUMERIC_ID, (m, key?: string, sep?: string) => (key ? `${key}${sep}<id>` : '#<id>'));
-  s = s.replace(OFFSET_WORD, '$1$2<n>');
   s = s.replace(THREAD_ID, '$1');
   s = s.replace(JAVA_NUMBERED, (_m, pool?: string, kind?: string, lambda?: string) => (lambda ? `${lambda}<n>` : `${pool}<n>${kind}<n>`));
   s = s.replace(THREAD_NUM, '$1<n>');

@@ -26,21 +26,16 @@ const WRAPPER = [
   /\bcould not compile\b/,
   /^error: aborting due to/,
   /^error: test failed\b/,
-  /^error: (?:Recipe|recipe) `[^`]*` failed/,
   /^npm (?:ERR!|error)\b/,
   /^(?:FAIL|ok)\s+\S+\s+(?:\[[^\]]*\]|[\d.]+s|\(cached\))\s*$/,
   /^FAIL\s*$/,
+  // Any runner's "it exited N": `Process completed with exit code 1`, just's `Recipe `x` failed … with exit
+  // code 1`, yarn's `Command failed with exit code 1`, Python's `returned non-zero exit status 2`.
   /\bexit(?:ed)? (?:with )?(?:exit )?(?:code|status)\s*[:=]?\s*-?\d+/i,
-  /\bProcess completed with exit code/,
   /^Error: Command failed\b/,
-  /^error Command failed with exit code/,
   /\bELIFECYCLE\b/,
   /^(?:FAILED|FAILURE|BUILD FAILED|FAILURES!?|ERRORS!?|Tests failed\.?)\s*$/,
   /^\[ERROR\] (?:Failed to execute goal|BUILD FAILURE|To see the full stack trace|Re-run Maven|For more information about the errors|->|$)/,
-  /returned non-zero exit status/,
-  /^##\[error\]Process completed/,
-  /^error: Process completed/,
-  /^Error: Process completed/,
 ];
 
 const STRONG = [
@@ -68,8 +63,6 @@ const STRONG = [
 
 // `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`).
 const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
-// Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
-const CODE_FIRST = /^[A-Z]{1,5}\d{2,5}\s+(?:\[\*\]\s+)?\S/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
 
 const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
@@ -97,7 +90,7 @@ function scoreMessage(t: string): number {
   if (NOTE.test(t) && !/\berror\b/i.test(t)) return SCORE_NOTE;
   for (const re of STRONG) if (re.test(t)) return SCORE_STRONG;
   if (WARNING.test(t) && !/\berror\b/i.test(t)) return SCORE_WARNING;
-  if (LOCATED.test(t) || CODE_FIRST.test(t)) return SCORE_LOCATED;
+  if (LOCATED.test(t) || DIAG_CODE_FIRST.test(t)) return SCORE_LOCATED;
   if (WEAK.test(withoutPaths(t)) || HTTP_ERROR.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
   return 0;
 }
@@ -154,6 +147,7 @@ const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A
 const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
 const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
 const DIAG_RUST = /^(error|warning)(?:\[([A-Z]?\d+)\])?:\s*(.*)$/;
+// Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
 const DIAG_CODE_FIRST = /^([A-Z]{1,5}\d{2,5})\s+(?:\[\*\]\s+)?(\S.*)$/;
 const RUST_ARROW = /^\s*-->\s*(\S+?):\d+(?::\d+)?\s*$/;
 

@@ -44,7 +44,6 @@ const SKIP_IN_BLOCK = [
   /^\s*thread '.*'\s*(?:\(\d+\)\s*)?panicked at \S+:\d+(?::\d+)?:?\s*$/,
   /^\s*test at \S+/,
   /^\s*(?:Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Message):\s*$/,
-  /^\s*(?:async\s+)?(?:def|class)\s+\w+.*:\s*$/,
   /^\s*[+-]\s/,
   /^\s*(?:code|name):\s+'[^']*'\s*$/,
   /^\s*\S+:\d+(?::\d+)?:?\s*$/,
@@ -85,7 +84,6 @@ function extractMessage(lines: Line[], from: number, to: number, runner: RunnerE
   return null;
 }
 
-const DIFF_LEGEND = /^\s*[-+]\s*(?:Expected|Received|Actual|expected|received|actual)\b/;
 const DIFF_LINE = /^\s*([-+])(?![->+])\s*(\S.*)$/;
 
 function indent(text: string): number {
@@ -114,7 +112,7 @@ function extractDetails(lines: Line[], from: number, to: number): string[] {
   let plus: string | null = null;
   for (let j = from; j < to && (minus === null || plus === null); j++) {
     const t = lines[j]!.text;
-    if (DIFF_LEGEND.test(t)) continue;
+    if (lineKind(lines[j]!) === 'progress') continue; // a diff legend (`- Expected  - 1`)
     const d = DIFF_LINE.exec(t);
     if (!d || !/[\p{L}\p{N}]/u.test(d[2]!)) continue;
     if (d[1] === '-' && minus === null) minus = `- ${d[2]!.trim()}`;

@@ -4,6 +4,7 @@ import { type RunnerExtractor } from './contract.js';
 export const ctest: RunnerExtractor = {
   name: 'ctest',
   header(t) {
+    if (!t.includes('***')) return null;
     return /^\s*\d+\/\d+\s+Test\s+#\d+:\s+(\S+)\s+\.*\s*\*{3}(?:Failed|Exception|Timeout|Not Run)\b/.exec(t)?.[1] ?? null;
   },
 };

@@ -4,6 +4,7 @@ import { type RunnerExtractor } from './contract.js';
 export const surefire: RunnerExtractor = {
   name: 'surefire',
   header(t) {
+    if (!t.includes('<<<')) return null;
     const m = /^\[ERROR\]\s+(\S+?)(?:\(([\w.$]+)\))?\s+(?:--\s+)?Time elapsed:.*<<<\s*(?:FAILURE|ERROR)!/.exec(t);
     return m ? (m[2] ? `${m[2]}.${m[1]}` : m[1]!) : null;
   },
