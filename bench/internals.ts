@@ -2,8 +2,8 @@
 // the plan lock (state JSON written atomically + one JSONL log line); a read is what
 // `ralf status` and the next verify do first.
 import { performance } from 'node:perf_hooks';
-import { newLoopState, newPlanState } from '../src/engine/loop-state.js';
-import { appendLog, readPlanState, withPlanLock, writePlanState } from '../src/engine/store.js';
+import { newLoopState, newPlanState } from '../src/engine/core/loop-state.js';
+import { appendLog, readPlanState, withPlanLock, writePlanState } from '../src/engine/shell/store.js';
 import { planIdFromPath } from '../src/plan/plan-id.js';
 
 function percentile(xs: number[], p: number): number {

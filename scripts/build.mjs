@@ -35,7 +35,7 @@ const commandEntries = Object.fromEntries(
     .filter((f) => f.endsWith('.ts'))
     .map((f) => [`cmd/${f.slice(0, -3)}`, `src/commands/${f}`]),
 );
-const libraryEntries = { 'lib/planning': 'src/engine/planning-deps.ts' };
+const libraryEntries = { 'lib/planning': 'src/engine/shell/planning-deps.ts' };
 
 try {
   // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.

@@ -16,7 +16,7 @@ export async function run(argv: string[]): Promise<number> {
   if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);
   if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
   const planPath = resolve(values.cwd ?? process.cwd(), planArg);
-  const [{ verifyPlan }, { runVerifyCommand }] = await Promise.all([import('../engine/verify-task.js'), import('../engine/cli-verify.js')]);
+  const [{ verifyPlan }, { runVerifyCommand }] = await Promise.all([import('../engine/shell/verify-task.js'), import('../engine/cli/verify.js')]);
   return runVerifyCommand(values.json === true, (signal, onCheckStart) =>
     verifyPlan({ planPath, cwd: values.cwd, host: values.host, configDir: values['config-dir'], doneConfirmed: values['done-confirmed'] === true, signal, onCheckStart }),
   );

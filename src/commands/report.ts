@@ -16,7 +16,7 @@ export async function run(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'missing <PLAN.md>' : `unexpected argument "${positionals[1]}"`, `usage: ${USAGE}`);
 
   // Everything heavy (remark, zod, cosmiconfig) loads only past argument parsing.
-  const { projectRootForPlan } = await import('../engine/paths.js');
+  const { projectRootForPlan } = await import('../engine/shell/paths.js');
   const { loadConfig } = await import('../config/load.js');
   const { projectCommands, readPlan } = await import('../plan/index.js');
   const { summaryPathFor } = await import('../report/summary-file.js');

@@ -8,9 +8,10 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style, table, writeStderr } from '../cli/output.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/paths.js';
-import { loopRow, summarizePlan, type PlanSummary } from '../engine/status.js';
-import { listPlanIds, readPlanStateFile, stateIdOfPlan, stopFlagPresent } from '../engine/store.js';
+import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/shell/paths.js';
+import { summarizePlan, type PlanSummary } from '../engine/core/status.js';
+import { loopRow } from '../engine/cli/status-row.js';
+import { listPlanIds, readPlanStateFile, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
 
 export const USAGE = 'ralf status [PLAN.md] [--cwd DIR] [--json]';
 

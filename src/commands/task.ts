@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
-import { printJson, printText, style } from '../cli/output.js';
+import { printJson, printText, style, writeStderr } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { hostSession } from '../hosts/host.js';
@@ -52,14 +52,14 @@ export async function run(argv: string[]): Promise<number> {
   switch (sub) {
     case 'verify': {
       const n = taskNumber(nArg);
-      const [{ verifyTask }, { runVerifyCommand }] = await Promise.all([import('../engine/verify-task.js'), import('../engine/cli-verify.js')]);
+      const [{ verifyTask }, { runVerifyCommand }] = await Promise.all([import('../engine/shell/verify-task.js'), import('../engine/cli/verify.js')]);
       return runVerifyCommand(json, (signal, onCheckStart) => verifyTask({ ...common, session, taskNumber: n, doneConfirmed: values['done-confirmed'] === true, signal, onCheckStart }));
     }
     case 'escalate': {
       if (values.rule !== '4') throw usageError(values.rule === undefined ? 'missing --rule 4' : `only --rule 4 can be escalated, got --rule ${values.rule}`, 'Rules 1-3 are fixed automatically inside the loop; Rule 4 (architectural change) needs a human decision.');
       if (!values.reason?.trim()) throw usageError('missing --reason "..."', 'Say what you found and what change it needs, e.g. --reason "needs a new users table".');
       const n = values.plan ? null : taskNumber(nArg);
-      const { escalateTask } = await import('../engine/escalate-task.js');
+      const { escalateTask } = await import('../engine/shell/escalate-task.js');
       const o = await escalateTask({
         ...common,
         taskNumber: n,
@@ -67,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
         reason: values.reason,
         details: { proposed_change: values.proposed, why_needed: values.why, impact: values.impact, alternatives: values.alternatives },
       });
+      warnLog(o);
       if (json) printJson(o);
       else printText([style().red(style().bold(`STOP ${o.task ? `Task ${o.task.number}` : 'plan-level loop'} — rule4_architectural`)), o.message, '', `next: ${o.next}`, '', o.handoff?.markdown ?? ''].join('\n'));
       return o.exit_code;
@@ -74,16 +75,18 @@ export async function run(argv: string[]): Promise<number> {
     case 'reset': {
       const which = values.all ? 'all' : values.plan ? 'plan' : taskNumber(nArg);
       if ((values.all || values.plan) && nArg !== undefined) throw usageError(`unexpected argument "${nArg}" with --${values.all ? 'all' : 'plan'}`, `usage: ${USAGE}`);
-      const { resetTask } = await import('../engine/reset-task.js');
+      const { resetTask } = await import('../engine/shell/reset-task.js');
       const r = await resetTask({ ...common, which, dryRun: values['dry-run'] === true });
+      for (const o of r.reset) warnLog(o);
       if (json) printJson(r);
       else printText([r.message, ...(r.stop_flag ? ['note: .planning/ralf/STOP exists; every loop stays paused until you delete it.'] : [])].join('\n'));
       return ExitCode.ok;
     }
     case 'start': {
       const n = taskNumber(nArg);
-      const { startTask } = await import('../engine/start-task.js');
+      const { startTask } = await import('../engine/shell/start-task.js');
       const o = await startTask({ ...common, session, taskNumber: n });
+      warnLog(o);
       if (json) printJson(o);
       else printText(`${o.message}${o.start_ref ? ` Start point: ${o.start_ref.slice(0, 12)}.` : ' (not a git repository: no start snapshot)'}\nnext: ${o.next}`);
       return ExitCode.ok;
@@ -91,4 +94,9 @@ export async function run(argv: string[]): Promise<number> {
     default:
       throw usageError(`unknown subcommand "${sub}" (expected verify, escalate, reset or start)`, `usage: ${USAGE}`);
   }
+}
+
+/** The history log could not be appended (the state was written): say so on stderr. */
+function warnLog(o: { log_warning?: string }): void {
+  if (o.log_warning) writeStderr(`ralf: warning: ${o.log_warning}\n`);
 }

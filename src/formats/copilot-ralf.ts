@@ -8,7 +8,7 @@
  *   - learnings appended after each item (what the loop found out), for the next items.
  */
 import { dirname, join } from 'node:path';
-import type { IterationRecord, LoopState } from '../engine/types.js';
+import type { IterationRecord, LoopState } from '../engine/core/types.js';
 import { readUserTextIfExists } from '../fs/read-user-text.js';
 
 export type CopilotLabel = 'VERIFIED' | 'COMPLETED' | 'PARTIAL' | 'SUSPICIOUS' | 'INCOMPLETE' | 'NO PROGRESS' | 'BLOCKED' | 'TIMEOUT';

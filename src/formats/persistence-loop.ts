@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import matter from 'gray-matter';
 import { RalfError } from '../errors.js';
-import type { IterationRecord, LoopState } from '../engine/types.js';
+import type { IterationRecord, LoopState } from '../engine/core/types.js';
 import { yamlScalar } from './frontmatter-lines.js';
 import { readUserText } from '../fs/read-user-text.js';
 

@@ -3,7 +3,7 @@
  * decisions with the same rules as GSD plans: a human gate is refused (never wrapped or
  * auto-approved), a task without an executable check is skipped (not objectively verifiable).
  */
-import { planIdFromPath } from '../engine/paths.js';
+import { planIdFromPath } from '../engine/shell/paths.js';
 import type { Check, Plan, PlanFrontmatter, PlanTask, TaskDecision } from '../plan/model.js';
 import type { FormatOptions, RunTargetKind } from './target.js';
 

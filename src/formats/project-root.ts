@@ -11,7 +11,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { findProjectRoot } from '../engine/paths.js';
+import { findProjectRoot } from '../engine/shell/paths.js';
 import type { RunTargetKind } from './target.js';
 
 export const PROJECT_MARKERS = ['.git', 'package.json', 'pyproject.toml', 'Cargo.toml', 'go.mod'] as const;

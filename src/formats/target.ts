@@ -3,7 +3,7 @@
  * front-end produces, src/plan/model.ts) plus how to write a task's outcome back
  * into the source format. One engine; each format is a small adapter to the model.
  */
-import type { LoopState } from '../engine/types.js';
+import type { LoopState } from '../engine/core/types.js';
 import type { Plan } from '../plan/model.js';
 
 export type RunTargetKind = 'gsd-plan' | 'gsd-phase' | 'prd' | 'ralph-json' | 'requirements' | 'task-files';

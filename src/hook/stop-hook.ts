@@ -10,8 +10,8 @@ import { isBundled, requireBundle } from '../bundle/require-bundle.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { findProjectRoot } from '../fs/project-root.js';
 import { readTextIfExists } from '../fs/read-if-exists.js';
-import { STATE_DIR } from '../engine/paths.js';
-import { listPlanIds, parsePlanState, stopFlagPresent } from '../engine/store.js';
+import { STATE_DIR } from '../engine/shell/paths.js';
+import { listPlanIds, parsePlanState, stopFlagPresent } from '../engine/shell/store.js';
 import { shellQuote } from '../install/render.js';
 import { decideStop, DEFAULT_MAX_BLOCKS, type StateFile, type StopDecision, type StopEvent } from './stop-rule.js';
 
@@ -175,7 +175,7 @@ class BlockCounter {
 
 /** hooks.enabled / hooks.max_blocks from the effective config (global defaults < project). */
 function loadHooksConfig(projectRoot: string): { enabled: boolean; maxBlocks: number } {
-  const planning = (isBundled ? requireBundle('lib', 'planning') : null) as typeof import('../engine/planning-deps.js') | null;
+  const planning = (isBundled ? requireBundle('lib', 'planning') : null) as typeof import('../engine/shell/planning-deps.js') | null;
   if (!planning) throw new Error('config loading needs the built runtime');
   const { config } = planning.createPlanningDeps().loadConfig({ cwd: projectRoot });
   return { enabled: config.hooks?.enabled ?? true, maxBlocks: config.hooks?.max_blocks ?? DEFAULT_MAX_BLOCKS };

@@ -14,7 +14,7 @@
  * - for a subagent, the loop is one it ran itself (its transcript names the task's command);
  * - the loop was held fewer than `hooks.max_blocks` times.
  */
-import type { LoopState, PlanState } from '../engine/types.js';
+import type { LoopState, PlanState } from '../engine/core/types.js';
 
 export const DEFAULT_MAX_BLOCKS = 3;
 

@@ -8,6 +8,7 @@ import type { AlignType, BlockContent, List, ListItem, Paragraph, PhrasingConten
 import { configValue, flattenConfig } from './config-values.js';
 import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } from './format.js';
 import { reportRows } from './rows.js';
+import { resetCommand } from '../engine/core/commands.js';
 import type { ReportInput, ReportRow } from './types.js';
 
 export const REPORT_HEADING = 'RALF Lite Loop Report';
@@ -99,15 +100,15 @@ const NEXT_STEP: Record<string, string> = {
   split_task: 'every iteration made progress but it did not converge: split the task, or raise max_iterations and run',
 };
 
-function resetCommand(row: ReportRow, planPath: string): string {
-  return row.scope === 'plan' ? `ralf task reset ${planPath} --plan` : `ralf task reset ${planPath} ${row.number}`;
+function resetCommandOf(row: ReportRow, planPath: string): string {
+  return resetCommand(planPath, row.scope === 'plan' ? null : row.number);
 }
 
 function nextLine(row: ReportRow, planPath: string): PhrasingContent[] | null {
   if (row.stop_reason === 'interrupted') return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count).`)];
   const action = row.recommended_action;
   const step = action ? NEXT_STEP[action] : undefined;
-  if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommand(row, planPath)), text('.')];
+  if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath)), text('.')];
   if (row.recommendation) return [text(`Next: ${oneLine(row.recommendation)}`)];
   return null;
 }

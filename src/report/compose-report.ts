@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { projectRelative, statePaths } from '../engine/paths.js';
-import { readPlanState, stateIdOfPlan } from '../engine/store.js';
-import type { PlanState } from '../engine/types.js';
+import { projectRelative, statePaths } from '../engine/shell/paths.js';
+import { readPlanState, stateIdOfPlan } from '../engine/shell/store.js';
+import type { PlanState } from '../engine/core/types.js';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { ConcurrentChangeError, writeFileAtomic } from '../fs/atomic-write.js';

@@ -2,9 +2,9 @@
  * Joins the plan's tasks with the recorded loop state into one row per task (plus the
  * plan-level loop). Pure: the plan says what should be looped, the state says what happened.
  */
-import { alreadyFailing } from '../engine/baseline.js';
-import { autoFixed } from '../engine/handoff.js';
-import type { LoopState, NotLoopedTask } from '../engine/types.js';
+import { alreadyFailing } from '../engine/core/baseline.js';
+import { autoFixed } from '../engine/core/handoff.js';
+import type { LoopState, NotLoopedTask } from '../engine/core/types.js';
 import type { TaskDecisionKind } from '../plan/model.js';
 import { configValue } from './config-values.js';
 import type { ReportInput, ReportPlanTask, ReportRow, RowStopReason } from './types.js';

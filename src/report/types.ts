@@ -3,7 +3,7 @@
  * (no file, process or clock inside), so tests construct them directly.
  */
 import type { TaskDecisionKind } from '../plan/model.js';
-import type { PlanState, RecommendedAction, StopReason } from '../engine/types.js';
+import type { PlanState, RecommendedAction, StopReason } from '../engine/core/types.js';
 
 /** A plan task as the report needs it (a subset of `PlanTask`). */
 export interface ReportPlanTask {

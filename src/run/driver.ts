@@ -14,11 +14,12 @@
  * resumes where it stopped (with the iteration counts the engine kept).
  */
 import type { RalfLiteConfig } from '../config/schema.js';
-import type { EngineDeps } from '../engine/deps.js';
-import { isFinal } from '../engine/loop-state.js';
-import { findLoop } from '../engine/apply-event.js';
-import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/store.js';
-import type { LoopState, PlanState, StopReason } from '../engine/types.js';
+import type { EngineDeps } from '../engine/shell/deps.js';
+import { isFinal } from '../engine/core/loop-state.js';
+import { resetCommand } from '../engine/core/commands.js';
+import { loopOf } from '../engine/core/find-loop.js';
+import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
+import type { LoopState, PlanState, StopReason } from '../engine/core/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
 import { copilotLabel } from '../formats/copilot-ralf.js';
 import { itemKey } from '../formats/item-identity.js';
@@ -80,9 +81,9 @@ export interface EngineCall {
 export interface EngineApi {
   deps: EngineDeps;
   startTask(o: EngineCall & { taskNumber: number }): Promise<unknown>;
-  verifyTask(o: EngineCall & { taskNumber: number; doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
-  verifyPlan(o: EngineCall & { doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/verify-task.js').VerifyOutcome>;
-  recordLoopEvent(o: EngineCall & { taskNumber: number | null; event: import('../engine/record-event.js').RunEvent }): Promise<import('../engine/action-outcome.js').ActionOutcome>;
+  verifyTask(o: EngineCall & { taskNumber: number; doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/shell/verify-task.js').VerifyOutcome>;
+  verifyPlan(o: EngineCall & { doneConfirmed: boolean; signal: AbortSignal }): Promise<import('../engine/shell/verify-task.js').VerifyOutcome>;
+  recordLoopEvent(o: EngineCall & { taskNumber: number | null; event: import('../engine/shell/record-event.js').RunEvent }): Promise<import('../engine/shell/action-outcome.js').ActionOutcome>;
   /** Clears a task's loop (`ralf task reset`): an item its file says is open runs again from a fresh budget. */
   resetTask(o: EngineCall & { taskNumber: number }): Promise<void>;
 }
@@ -371,7 +372,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
     if (loop && isFinal(loop)) {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
-      const reset = `ralf task reset ${plan.path} ${n ?? ''}`.trim();
+      const reset = resetCommand(plan.path, n);
       if (loop.stop_reason === 'blocked') {
         return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
       }
@@ -487,6 +488,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       const v = n === null
         ? await o.engine.verifyPlan({ planPath: plan.path, doneConfirmed: said, signal: o.signal, deps: o.engine.deps, cwd, env })
         : await o.engine.verifyTask({ planPath: plan.path, taskNumber: n, doneConfirmed: said, signal: o.signal, deps: o.engine.deps, cwd, env });
+      if (v.log_warning) emitRaw({ type: 'warning', message: v.log_warning });
       if (v.interrupted || v.stop_reason === 'interrupted') return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations: v.iteration, commit: null, halt: { outcome: 'interrupted', reason: 'interrupted', detail: v.message } }, null, v.message);
       const suspicious = said && v.verdict !== 'pass' && v.counted;
       emitRaw({
@@ -702,7 +704,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
   }
 
-  function finish(plan: Plan, n: number | null, name: string, end: TaskEnd, handoff: import('../engine/types.js').Handoff | null, detail: string | null): TaskEnd {
+  function finish(plan: Plan, n: number | null, name: string, end: TaskEnd, handoff: import('../engine/core/types.js').Handoff | null, detail: string | null): TaskEnd {
     emitRaw({ type: 'task_end', plan_id: plan.id, task: n, name, outcome: end.outcome, stop_reason: end.stop_reason, iterations: end.iterations, commit: end.commit, detail, handoff });
     return end;
   }
@@ -714,11 +716,6 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
 
 /** Agent failures the user must fix before running again (bad --agent, no credentials): exit 2. */
 const HARD_SETUP = new Set(['not_found', 'not_executable', 'spawn_failed', 'auth']);
-
-/** The loop recorded for task n (state keys tasks by identity; the engine's findLoop matches by number). */
-function loopOf(state: PlanState | null, n: number | null): LoopState | null {
-  return findLoop(state, n === null ? 'plan' : 'task', n)?.loop ?? null;
-}
 
 function label(n: number | null, name: string): string {
   return n === null ? 'The plan-level loop' : `Task ${n} (${name})`;

@@ -8,11 +8,11 @@
  */
 import { resolve, sep } from 'node:path';
 import type { RalfLiteConfig } from '../config/schema.js';
-import { defaultDeps, type EffectiveConfigLike, type EngineDeps, type PlanningDeps } from '../engine/deps.js';
-import { recordLoopEvent } from '../engine/record-event.js';
-import { resetTask } from '../engine/reset-task.js';
-import { startTask } from '../engine/start-task.js';
-import { verifyPlan, verifyTask } from '../engine/verify-task.js';
+import { defaultDeps, type EffectiveConfigLike, type EngineDeps, type PlanningDeps } from '../engine/shell/deps.js';
+import { recordLoopEvent } from '../engine/shell/record-event.js';
+import { resetTask } from '../engine/shell/reset-task.js';
+import { startTask } from '../engine/shell/start-task.js';
+import { verifyPlan, verifyTask } from '../engine/shell/verify-task.js';
 import type { Plan } from '../plan/model.js';
 import type { EngineApi } from './driver.js';
 

@@ -4,7 +4,7 @@
  * restores, checkpoints, and where each run started and ended. Lines are `action: "event"`
  * with `event: "run.<type>"`; the loop state itself is only ever changed through the engine.
  */
-import { appendLog, type LogEntry } from '../engine/store.js';
+import { appendLog, type LogEntry } from '../engine/shell/store.js';
 import type { RunEvent, RunEventSink } from './events.js';
 
 const LOGGED = new Set(['plan_start', 'agent_exit', 'backoff', 'revert', 'commit', 'checkpoint', 'task_end', 'plan_end']);

@@ -4,7 +4,7 @@
  * `ts` (ISO time) and `elapsed_ms` since the run started.
  */
 import { stdoutStream } from '../cli/output.js';
-import type { Handoff, StopReason, Verdict } from '../engine/types.js';
+import type { Handoff, StopReason, Verdict } from '../engine/core/types.js';
 import type { TokenUsage } from './agents/types.js';
 
 export type TaskOutcome =

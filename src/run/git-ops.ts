@@ -15,7 +15,7 @@ import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
 import { snapshotWorkingTree, type SnapshotOptions } from '../git/snapshot.js';
 import { withTempIndex } from '../git/temp-index.js';
-import { insideGit } from '../engine/git-adapter.js';
+import { insideGit } from '../engine/shell/git-adapter.js';
 
 export { insideGit };
 

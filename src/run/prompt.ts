@@ -7,7 +7,7 @@
  * agents and tests read them.
  */
 import type { Check, PlanTask } from '../plan/model.js';
-import type { CheckResult, IterationRecord } from '../engine/types.js';
+import type { CheckResult, IterationRecord } from '../engine/core/types.js';
 import { BLOCKED_PROMISE, DONE_PROMISE } from './promise.js';
 
 export interface PromptPlan {

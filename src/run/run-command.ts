@@ -3,7 +3,7 @@
  * by `ralf run` and `ralf demo` (which passes its own agent and sinks).
  */
 import { RUNTIME_DEFAULTS } from '../config/schema.js';
-import { defaultDeps } from '../engine/deps.js';
+import { defaultDeps } from '../engine/shell/deps.js';
 import { selectAgent } from './agents/select.js';
 import type { AgentAdapter } from './agents/types.js';
 import { runDriver, type DriverResult } from './driver.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { EffectiveConfigLike, PlanningDeps } from '../engine/deps.js';
+import type { EffectiveConfigLike, PlanningDeps } from '../engine/shell/deps.js';
 import { loadRunTarget } from '../formats/detect.js';
 import type { TargetLimits } from '../formats/target.js';
 import type { Plan } from '../plan/model.js';

@@ -1,6 +1,6 @@
 import { monotonicMs } from '../monotonic.js';
 import type { Check } from '../plan/model.js';
-import type { CheckResult } from '../engine/types.js';
+import type { CheckResult } from '../engine/core/types.js';
 import { describeCheck } from './describe.js';
 import { isFileCheck, runFileCheck } from './file-checks.js';
 import { runCommand } from './run-command.js';

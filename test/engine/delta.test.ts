@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeDelta, judgeDelta, type DeltaInput } from '../../src/engine/delta.js';
+import { computeDelta, judgeDelta, type DeltaInput } from '../../src/engine/core/delta.js';
 import { check } from './helpers.js';
 
 const at = (checks: DeltaInput['checks'], fingerprint: string | null, diff_hash: string | null): DeltaInput => ({ checks, fingerprint, diff_hash });

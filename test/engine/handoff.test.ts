@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { autoFixed, buildHandoff, progressedEveryTime } from '../../src/engine/handoff.js';
-import { bareTaskName, taskTitle } from '../../src/engine/label.js';
-import { renderVerify } from '../../src/engine/render.js';
-import { lastLines } from '../../src/engine/tail.js';
-import type { VerifyOutcome } from '../../src/engine/verify-task.js';
+import { autoFixed, buildHandoff, progressedEveryTime } from '../../src/engine/core/handoff.js';
+import { bareTaskName, taskTitle } from '../../src/engine/core/label.js';
+import { renderVerify } from '../../src/engine/cli/render.js';
+import { lastLines } from '../../src/engine/core/tail.js';
+import type { VerifyOutcome } from '../../src/engine/shell/verify-task.js';
 import { at, check, ctx, run, verified } from './helpers.js';
 
 describe('handoff', () => {

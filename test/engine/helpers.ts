@@ -1,7 +1,7 @@
-import type { LoopContext, LoopEvent } from '../../src/engine/events.js';
-import { newLoopState } from '../../src/engine/loop-state.js';
-import { reduce } from '../../src/engine/reducer.js';
-import type { CheckResult, LoopState } from '../../src/engine/types.js';
+import type { LoopContext, LoopEvent } from '../../src/engine/core/events.js';
+import { newLoopState } from '../../src/engine/core/loop-state.js';
+import { reduce } from '../../src/engine/core/reducer.js';
+import type { CheckResult, LoopState } from '../../src/engine/core/types.js';
 
 /** A check result; `fp` set means failing with that fingerprint. */
 export function check(index: number, opts: { fp?: string | null; passed?: boolean; command?: string; tests?: string[]; skipped?: boolean; output?: string } = {}): CheckResult {

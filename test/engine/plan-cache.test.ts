@@ -5,9 +5,9 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPlanTarget } from '../../src/engine/context.js';
-import { defaultDeps, type EngineDeps } from '../../src/engine/deps.js';
-import { cachePath } from '../../src/engine/plan-cache.js';
+import { loadPlanTarget } from '../../src/engine/shell/context.js';
+import { defaultDeps, type EngineDeps } from '../../src/engine/shell/deps.js';
+import { cachePath } from '../../src/engine/shell/plan-cache.js';
 import { hostSelectingEnvKeys } from '../../src/hosts/select-host.js';
 import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reduce } from '../../src/engine/reducer.js';
-import type { StopReason, Verdict } from '../../src/engine/types.js';
+import { reduce } from '../../src/engine/core/reducer.js';
+import type { StopReason, Verdict } from '../../src/engine/core/types.js';
 import { at, check, ctx, freshLoop, run, verified } from './helpers.js';
 
 const fail = (fp: string, diff: string | null = null, t = 0) => verified([check(0, { fp })], { diff_hash: diff, t });

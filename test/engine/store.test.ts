@@ -1,9 +1,9 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newLoopState, newPlanState } from '../../src/engine/loop-state.js';
-import { findProjectRoot, planIdFromPath, projectRootForPlan, statePaths } from '../../src/engine/paths.js';
-import { appendLog, listPlanIds, parsePlanState, readLog, readPlanState, writePlanState, type LogEntry } from '../../src/engine/store.js';
+import { newLoopState, newPlanState } from '../../src/engine/core/loop-state.js';
+import { findProjectRoot, planIdFromPath, projectRootForPlan, statePaths } from '../../src/engine/shell/paths.js';
+import { appendLog, listPlanIds, parsePlanState, readLog, readPlanState, writePlanState, type LogEntry } from '../../src/engine/shell/store.js';
 import { RalfError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 

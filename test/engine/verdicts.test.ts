@@ -4,8 +4,8 @@
  * it must get.
  */
 import { describe, expect, it } from 'vitest';
-import { newLoopState } from '../../src/engine/loop-state.js';
-import { reduce } from '../../src/engine/reducer.js';
+import { newLoopState } from '../../src/engine/core/loop-state.js';
+import { reduce } from '../../src/engine/core/reducer.js';
 import { taskLoop } from '../helpers/state.js';
 import { autoTask, Project } from './project.js';
 

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verifyTask } from '../../src/engine/verify-task.js';
+import { verifyTask } from '../../src/engine/shell/verify-task.js';
 import { RalfError } from '../../src/errors.js';
 import { ENDLESS, PLAN_REL, Project, STATE_REL, alive, cleanupTempDirs, killAllIn, processesIn, sleep, task, waitUntil } from './helpers.js';
 import { taskLoop } from '../helpers/state.js';

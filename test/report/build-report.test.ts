@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoopState, StopReason } from '../../src/engine/types.js';
+import type { LoopState, StopReason } from '../../src/engine/core/types.js';
 import { buildLoopReport } from '../../src/report/build-report.js';
 import { parseMarkdown, stringifyMarkdown } from '../../src/report/markdown.js';
 import { reportRows } from '../../src/report/rows.js';

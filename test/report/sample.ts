@@ -1,5 +1,5 @@
 /** Hand-built loop state for report tests (shaped exactly like the engine's PlanState). */
-import type { CheckResult, Handoff, IterationRecord, LoopState, PlanState } from '../../src/engine/types.js';
+import type { CheckResult, Handoff, IterationRecord, LoopState, PlanState } from '../../src/engine/core/types.js';
 import type { ReportInput } from '../../src/report/types.js';
 
 export function check(command: string, passed: boolean, fingerprint: string | null = null, extra: Partial<CheckResult> = {}): CheckResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, IterationRecord } from '../../src/engine/types.js';
+import type { CheckResult, IterationRecord } from '../../src/engine/core/types.js';
 import type { RunEvent } from '../../src/run/events.js';
 import { jsonLinesSink } from '../../src/run/events.js';
 import { progressSink } from '../../src/run/progress.js';

@@ -1,0 +1,55 @@
+/**
+ * The pre-existing-failure baseline: which checks (and tests) already failed before the agent's
+ * first edit. Recorded by `ralf task start` (it runs the task's checks on the untouched tree), or
+ * by the first verify when the tree has not changed since the start point. The handoff and the
+ * Loop Report list those failures as "already failing before the task", apart from the ones the
+ * task introduced; with `preexisting_failures: "allow"` a check failing only the way it already
+ * failed does not block the task. Pure.
+ */
+import { failed } from './check-status.js';
+import type { CheckResult } from './types.js';
+
+export interface BaselineFailure {
+  command: string;
+  fingerprint: string | null;
+  failing_tests?: string[];
+}
+
+export interface Baseline {
+  at: string;
+  /** `task_start`: ralf task start ran the checks; `first_verify`: the first verify saw an untouched tree. */
+  source: 'task_start' | 'first_verify';
+  failing: BaselineFailure[];
+}
+
+export function baselineOf(checks: CheckResult[], at: string, source: Baseline['source']): Baseline {
+  const failing = checks
+    .filter(failed)
+    .map((c) => ({ command: c.command, fingerprint: c.fingerprint, ...(c.failing_tests?.length ? { failing_tests: c.failing_tests } : {}) }));
+  return { at, source, failing };
+}
+
+/**
+ * A failing check that fails only as it did before the task: the same command failed at the
+ * baseline, and its failing tests are a subset of the baseline's (or, without test names, the
+ * fingerprint is the same).
+ */
+export function failsAsBefore(check: CheckResult, baseline: Baseline | null | undefined): boolean {
+  if (!baseline || check.passed || check.skipped) return false;
+  const before = baseline.failing.find((f) => f.command === check.command);
+  if (!before) return false;
+  const now = check.failing_tests ?? [];
+  if (now.length > 0 && before.failing_tests?.length) return now.every((t) => before.failing_tests!.includes(t));
+  return check.fingerprint !== null && check.fingerprint === before.fingerprint;
+}
+
+/** Lines for people: what already failed before the task, and whether it still does. */
+export function alreadyFailing(baseline: Baseline | null | undefined, last: CheckResult[] | undefined): string[] {
+  if (!baseline) return [];
+  return baseline.failing.map((f) => {
+    const nowCheck = last?.find((c) => c.command === f.command);
+    const state = nowCheck === undefined ? '' : nowCheck.passed ? ' (now passes)' : failsAsBefore(nowCheck, baseline) ? ' (still failing as before)' : ' (still failing, differently)';
+    const tests = f.failing_tests?.length ? ` — ${f.failing_tests.slice(0, 5).join(', ')}${f.failing_tests.length > 5 ? ` +${f.failing_tests.length - 5}` : ''}` : '';
+    return `${f.command.split('\n')[0]}${tests}${state}`;
+  });
+}

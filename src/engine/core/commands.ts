@@ -1,0 +1,25 @@
+/**
+ * The command texts the loop hands out (`next`, the handoff, the Loop Report), built in one
+ * place (pure). `invocation` is how the runtime is started in the context the text is read
+ * in (`ralf`, or an installed copy's `"/usr/bin/node" "/home/u/.claude/ralf-lite/ralf.js"`);
+ * the shell decides it (shell/invocation.ts), this only spells the command.
+ */
+
+/** The invocation when nothing better is known: the package's `ralf` bin. */
+export const DEFAULT_INVOCATION = 'ralf';
+
+/** One word for a POSIX shell: as is when it is plain, else single-quoted. */
+export function shellWord(value: string): string {
+  if (value !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `ralf task verify <PLAN> <N>`, or `ralf plan verify <PLAN>` for the plan-level loop (taskNumber null). */
+export function verifyCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
+  return taskNumber === null ? `${invocation} plan verify ${shellWord(planPath)}` : `${invocation} task verify ${shellWord(planPath)} ${taskNumber}`;
+}
+
+/** `ralf task reset <PLAN> <N>`, or `ralf task reset <PLAN> --plan` for the plan-level loop (taskNumber null). */
+export function resetCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
+  return `${invocation} task reset ${shellWord(planPath)} ${taskNumber === null ? '--plan' : taskNumber}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The per-iteration delta (pure): what changed between the previous iteration and this one,
+ * computed ONCE and read by every stop rule. The seed says "stop when the signature repeats
+ * without meaningful state change"; this module is where "meaningful state change" is defined.
+ *
+ * - checks fixed / tests fixed: SETS (a check or failing unit that failed before and does not
+ *   now), so fixing any one of N failing tests counts, in whatever order;
+ * - stage advanced: within a check that still fails, it got further (it crashed or failed to
+ *   compile before and now names failing tests), or the first failure moved to a later check;
+ * - novel tree: the working tree (the progress key: a hash of every change since the start
+ *   except `.planning/ralf/` and other open loops' files) was not seen before in this loop.
+ *   Returning to an earlier tree (oscillation, an undone edit) is never progress.
+ */
+import { failed } from './check-status.js';
+import type { CheckResult, IterationDelta } from './types.js';
+
+type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests'>;
+
+/** What the delta needs to know about one iteration. */
+export interface DeltaInput {
+  checks: CheckFacts[];
+  fingerprint: string | null;
+  /** Hash of the changes since the loop's start (null: none, the start tree itself). */
+  diff_hash: string | null;
+}
+
+export interface DeltaHistory {
+  /** Every earlier iteration of the loop, oldest first (may be empty). */
+  iterations: Array<DeltaInput & { iteration: number; after_hash?: string | null }>;
+  /** Whether `diff_hash` identifies the tree (false outside git when the task lists no files). */
+  tree_known: boolean;
+}
+
+/** The iteration's delta as recorded (`IterationDelta`), before it is judged, plus whether it is the loop's first. */
+export type Delta = Omit<IterationDelta, 'improved'> & { first: boolean };
+
+/** How the stop rules read a delta. */
+export interface DeltaJudgement {
+  /** Something the checks can see got better (fixed or advanced) on a tree not seen before. */
+  improved: boolean;
+  /** For `no_progress`: a novel tree (or, when the tree is unknown, an improvement). */
+  progress: boolean;
+  reasons: string[];
+}
+
+/** Checks are matched across iterations by kind + command (the plan may be edited between them). */
+const keyOf = (c: Pick<CheckResult, 'kind' | 'command'>) => `${c.kind}\u0000${c.command}`;
+
+function firstFailingIndex(checks: CheckFacts[]): number {
+  return checks.findIndex(failed);
+}
+
+export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
+  const prev = history.iterations.at(-1);
+  if (!prev) {
+    return { first: true, checks_fixed: [], tests_fixed: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null };
+  }
+  const curByKey = new Map(cur.checks.map((c) => [keyOf(c), c]));
+  const checksFixed: string[] = [];
+  const testsFixed = new Set<string>();
+  const stage: string[] = [];
+  for (const p of prev.checks) {
+    const c = curByKey.get(keyOf(p));
+    if (!c || !failed(p)) continue;
+    if (c.passed) {
+      checksFixed.push(p.command);
+      continue;
+    }
+    if (!failed(c)) continue; // skipped now: unknown
+    const before = new Set(p.failing_tests ?? []);
+    const after = new Set(c.failing_tests ?? []);
+    // A check whose output named no failing unit before (a compile error, a crash) and names
+    // some now got further: the error moved downstream inside the check.
+    if (before.size === 0 && after.size > 0) stage.push(`${p.command}: from an error before any test ran to failing tests`);
+    // Unrecognised output now tells us nothing about which tests pass.
+    if (after.size === 0) continue;
+    for (const t of before) if (!after.has(t)) testsFixed.add(t);
+  }
+  const fingerprintChanged = cur.fingerprint !== prev.fingerprint;
+  if (fingerprintChanged && cur.fingerprint !== null) {
+    const before = firstFailingIndex(prev.checks);
+    const after = firstFailingIndex(cur.checks);
+    if (before !== -1 && after > before) stage.push(`the first failure moved from check ${before + 1} to check ${after + 1}`);
+  }
+  let novel: boolean | null = null;
+  let returnedTo: number | null = null;
+  if (history.tree_known) {
+    for (let i = history.iterations.length - 1; i >= 0 && returnedTo === null; i--) {
+      const it = history.iterations[i]!;
+      if (it.diff_hash === cur.diff_hash || (it.after_hash != null && it.after_hash === cur.diff_hash)) returnedTo = it.iteration;
+    }
+    // The start tree (no changes at all) was seen before iteration 1.
+    if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
+    novel = returnedTo === null;
+  }
+  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo };
+}
+
+const MAX_LISTED = 5;
+const list = (xs: string[]) => (xs.length <= MAX_LISTED ? xs.join(', ') : `${xs.slice(0, MAX_LISTED).join(', ')} and ${xs.length - MAX_LISTED} more`);
+
+export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgement {
+  if (d.first) return { improved: true, progress: true, reasons: ['first iteration'] };
+  const reasons: string[] = [];
+  if (d.checks_fixed.length > 0) reasons.push(`check${d.checks_fixed.length === 1 ? '' : 's'} fixed: ${list(d.checks_fixed)}`);
+  if (d.tests_fixed.length > 0) reasons.push(`no longer failing: ${list(d.tests_fixed)}`);
+  for (const s of d.stage_advanced) reasons.push(`error moved downstream: ${s}`);
+  const betterSeen = reasons.length > 0;
+  if (d.novel_tree === false) {
+    const where = d.returned_to === 0 ? 'the tree the loop started from' : d.returned_to === prevIteration ? `the same tree as iteration ${d.returned_to} (nothing changed)` : `the tree of iteration ${d.returned_to}`;
+    const note = betterSeen ? ` (${reasons.join('; ')} without a code change: not counted)` : '';
+    return { improved: false, progress: false, reasons: [`no progress: back to ${where}${note}`] };
+  }
+  if (d.novel_tree === true) {
+    if (betterSeen) return { improved: true, progress: true, reasons };
+    return { improved: false, progress: true, reasons: [`code changed${d.fingerprint_changed ? ', a different error' : ', the same error'}`] };
+  }
+  // Tree unknown (outside git, no task files): only what the checks show counts.
+  if (betterSeen) return { improved: true, progress: true, reasons };
+  return { improved: false, progress: false, reasons: [`no progress: nothing fixed or further along${d.fingerprint_changed ? ' (a different error that is not downstream)' : ''}`] };
+}

@@ -1,0 +1,548 @@
+/**
+ * The I/O shell around the reducer for `ralf task verify` and `ralf plan verify`:
+ * load config + plan, refuse what the loop must not wrap, run the checks OUTSIDE the
+ * lock, fingerprint failures, snapshot the working tree and diff the task's files, run
+ * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
+ */
+import { alreadyFailing, baselineOf, failsAsBefore } from '../core/baseline.js';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createHash } from '../../lazy-crypto.js';
+import { monotonicMs } from '../../monotonic.js';
+import { openCheckLedger, reapOrphanChecks } from '../../verify/orphan-checks.js';
+import { ExitCode } from '../../exit-codes.js';
+import type { RalfLiteConfig } from '../../config/schema.js';
+import { DEFAULT_MAX_UNTRACKED_FILE_MB, snapshotWarnings } from '../../git/snapshot.js';
+import { describeCheck } from '../../verify/describe.js';
+import type { Check } from '../../plan/model.js';
+import { loopOf } from '../core/find-loop.js';
+import { applyEvent, recordNotLooped, type ApplyEventResult } from './apply-event.js';
+import { taskKeyOf } from '../core/task-identity.js';
+import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
+import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type OutputScanLike, type RawCheck } from './deps.js';
+import type { Decision, LoopContext } from '../core/events.js';
+import { isFinal } from '../core/loop-state.js';
+import { projectRootForPlan } from './paths.js';
+import { FILES_LISTED, reduce } from '../core/reducer.js';
+import { lastLines } from '../core/tail.js';
+import { mark } from './timing.js';
+import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
+import { LOCK_WAIT_MS, readPlanStateFile, stopFlagPresent } from './store.js';
+import { waitForLockFree } from '../../fs/lock.js';
+import type { CheckResult, Handoff, LoopState, PlanState, StopReason, Verdict } from '../core/types.js';
+
+export interface VerifyOptions extends ConfigOptions {
+  planPath: string;
+  /** The agent confirms the task's manual (non-executable) done criteria. */
+  doneConfirmed?: boolean | undefined;
+  /** The clock (tests pass a fixed one). */
+  now?: (() => Date) | undefined;
+  /** Aborting kills the running checks and records `interrupted` (exit 130). */
+  signal?: AbortSignal | undefined;
+  lockWaitMs?: number | undefined;
+  onCheckStart?: ((index: number, check: Check, total: number) => void) | undefined;
+  deps?: EngineDeps | undefined;
+  /** The host session the command runs in (recorded for the Stop hook). */
+  session?: LoopState['session'] | undefined;
+}
+
+export interface VerifyTaskOptions extends VerifyOptions {
+  taskNumber: number;
+}
+
+/** What `ralf task verify --json` prints (the CLI contract), plus context. */
+export interface VerifyOutcome {
+  verdict: Verdict;
+  stop_reason: StopReason | null;
+  /** The process exit code for this outcome: 0 pass, 10 retry, 20 stop, 130 interrupted. */
+  exit_code: number;
+  scope: 'task' | 'plan';
+  task: { number: number; name: string } | null;
+  plan_id: string;
+  plan_path: string;
+  iteration: number;
+  max_iterations: number;
+  /** This verify added an iteration (false: unconfirmed pass, loop already ended, interrupted). */
+  counted: boolean;
+  already_ended: boolean;
+  fingerprint: string | null;
+  progress: boolean | null;
+  progress_reasons: string[];
+  checks: CheckResult[];
+  failing_tests: string[];
+  done_confirmed: boolean;
+  /** Manual done criteria the agent must confirm with --done-confirmed. */
+  manual: string[];
+  requires_confirmation: boolean;
+  warning: string | null;
+  message: string;
+  next: string;
+  interrupted: { cause: 'signal' | 'stop_flag' | 'external'; signal: string | null } | null;
+  handoff: Handoff | null;
+  state_path: string;
+  /** A --done-confirmed verify reused the green result of the unchanged tree instead of running the checks again. */
+  checks_reused?: boolean;
+  /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
+  checks_modified?: string[];
+  /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
+  snapshot?: SnapshotNotes | null;
+  /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
+  already_failing?: string[];
+  /** The history log (`<plan-id>.jsonl`) could not be appended; the state file was written. */
+  log_warning?: string;
+}
+
+export interface SnapshotNotes {
+  /** Untracked, not-ignored files in the snapshot. */
+  untracked_files: number;
+  /** Untracked files above `snapshot.max_untracked_file_mb`, left out of the snapshot. */
+  skipped_large_files: Array<{ path: string; bytes: number }>;
+  /** Readable warnings about the above (empty when there is nothing to say). */
+  warnings: string[];
+}
+
+/** Output kept per check in the state file. */
+export const STATE_TAIL_LINES = 60;
+export const STATE_TAIL_CHARS = 4000;
+
+const clock = (o: VerifyOptions) => () => (o.now ? o.now() : new Date()).toISOString();
+
+export function exitCodeFor(decision: Pick<Decision, 'verdict' | 'stop_reason'>): number {
+  if (decision.verdict === 'pass') return ExitCode.ok;
+  if (decision.verdict === 'retry') return ExitCode.retry;
+  if (decision.verdict === 'confirm') return ExitCode.confirm;
+  return decision.stop_reason === 'interrupted' ? ExitCode.interrupted : ExitCode.stop;
+}
+
+/** What differs between the task loop and the plan-level loop. */
+interface Scope {
+  scope: 'task' | 'plan';
+  taskNumber: number | null;
+  /** The task's identity key (task-identity.ts); absent for the plan-level loop. */
+  key?: string;
+  name: string;
+  checks: Check[];
+  manual: string[];
+  /** Files whose diff measures progress (empty: the whole tree). */
+  files: string[];
+  declaredFiles: string[];
+}
+
+export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutcome> {
+  mark('enter');
+  const deps = options.deps ?? (await defaultDeps());
+  mark('deps');
+  const early = snapshotEarly(deps, options.planPath);
+  const loaded = await loadAndConfigure(deps, options, early);
+  mark('config+plan');
+  const task = findTask(loaded.plan, options.taskNumber, options.planPath);
+  refuseUnlessLooped(loaded, task, clock(options)(), options.lockWaitMs);
+  return verifyScope(deps, loaded, options, early, {
+    scope: 'task',
+    taskNumber: task.number,
+    key: taskKeyOf(loaded.plan.tasks, task.number),
+    name: task.name,
+    checks: task.checks,
+    manual: task.manual,
+    files: task.files,
+    declaredFiles: loaded.plan.frontmatter.files_modified,
+  });
+}
+
+export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome> {
+  const deps = options.deps ?? (await defaultDeps());
+  const early = snapshotEarly(deps, options.planPath);
+  const loaded = await loadAndConfigure(deps, options, early);
+  const { plan } = loaded;
+  const now = clock(options);
+  const enabled = loaded.effective.config.enabled;
+  if (plan.plan_decision.decision !== 'loop' || !enabled) {
+    const decision = plan.plan_decision.decision === 'refuse' ? 'refuse' : 'skip';
+    const reason = !enabled && plan.plan_decision.decision === 'loop' ? LOOP_DISABLED : plan.plan_decision.reason;
+    const logWarning = recordNotLooped({ target: loaded, now: now(), notLooped: notLoopedOf(plan), planNotLooped: { decision, reason }, taskNumber: null, reason, lockWaitMs: options.lockWaitMs });
+    throw refusal(decision, `The plan-level loop of ${loaded.planRel}`, reason, null, logWarning);
+  }
+  const files = [...new Set([...plan.frontmatter.files_modified, ...plan.tasks.flatMap((t) => t.files)])];
+  return verifyScope(deps, loaded, options, early, {
+    scope: 'plan',
+    taskNumber: null,
+    name: plan.objective ? firstLine(plan.objective) : `Plan ${plan.id}`,
+    checks: plan.plan_checks,
+    manual: plan.plan_manual,
+    files,
+    declaredFiles: files,
+  });
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+interface EarlySnapshot {
+  root: string;
+  tree: Promise<Settled<string | null>>;
+  notes: Promise<SnapshotNotes | null>;
+  /** Hands the running snapshot the size cap from the config (null: the default). */
+  configured(config: RalfLiteConfig | null): void;
+}
+
+/**
+ * Starts the working-tree snapshot before anything else (it needs only the project root):
+ * its git processes then overlap config/plan loading and the checks instead of adding to
+ * them. The snapshot is the code being verified, so taking it before the checks is right.
+ * Its size cap comes from the config: git lists the working tree meanwhile, and the
+ * snapshot waits for the cap only when it sizes what git listed.
+ */
+function snapshotEarly(deps: EngineDeps, planPathArg: string): EarlySnapshot | null {
+  const root = projectRootForPlan(resolve(planPathArg));
+  return root === null || !deps.git.insideGit(root) ? null : startSnapshot(deps, root);
+}
+
+function startSnapshot(deps: EngineDeps, root: string): EarlySnapshot {
+  let configured!: (config: RalfLiteConfig | null) => void;
+  const cap = new Promise<number>((resolveCap) => {
+    configured = (config) => resolveCap(maxUntrackedFileBytes(config));
+  });
+  if (!deps.git.takeSnapshot) return { root, tree: settle(deps.git.snapshot(root)), notes: Promise.resolve(null), configured };
+  const snap = settle(deps.git.takeSnapshot(root, { maxUntrackedFileBytes: cap }));
+  const tree = snap.then((s): Settled<string | null> => (s.ok ? { ok: true, value: s.value?.tree ?? null } : s));
+  const notes = snap.then((s) => (s.ok && s.value ? { untracked_files: s.value.untracked_files, skipped_large_files: s.value.skipped_large_files, warnings: snapshotWarnings(s.value) } : null));
+  return { root, tree, notes, configured };
+}
+
+/** Every snapshot of a verify uses the same cap: they share git's stat cache (the private index). */
+function maxUntrackedFileBytes(config: RalfLiteConfig | null): number {
+  return (config?.snapshot?.max_untracked_file_mb ?? DEFAULT_MAX_UNTRACKED_FILE_MB) * 1024 * 1024;
+}
+
+/** Config + plan; the early snapshot gets its size cap as soon as the config is known. */
+async function loadAndConfigure(deps: EngineDeps, options: VerifyOptions, early: EarlySnapshot | null): Promise<LoadedPlan> {
+  let loaded: LoadedPlan | null = null;
+  try {
+    loaded = await loadPlanTarget(deps, options.planPath, options);
+    return loaded;
+  } finally {
+    early?.configured(loaded?.effective.config ?? null);
+  }
+}
+
+async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, scope: Scope): Promise<VerifyOutcome> {
+  const now = clock(options);
+  let snapshotNotes: SnapshotNotes | null = null;
+  const ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
+  const requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
+  const doneConfirmed = options.doneConfirmed === true;
+  const root = loaded.projectRoot;
+  const cfg = loaded.effective.config;
+  const notLooped = notLoopedOf(loaded.plan);
+  const common = {
+    target: loaded,
+    scope: scope.scope,
+    taskNumber: scope.taskNumber,
+    taskName: scope.name,
+    taskKey: scope.key,
+    ctx,
+    config: { config: cfg, sources: loaded.effective.sources },
+    notLooped,
+    taskCount: loaded.plan.tasks.length,
+    lockWaitMs: options.lockWaitMs,
+    session: options.session,
+  };
+  const outcome = ({ decision, loop, logWarning }: Pick<ApplyEventResult, 'decision' | 'loop' | 'logWarning'>, checks: CheckResult[], interrupted: VerifyOutcome['interrupted'] = null): VerifyOutcome => ({
+    verdict: decision.verdict,
+    stop_reason: decision.stop_reason,
+    exit_code: exitCodeFor(decision),
+    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailing(loop.baseline, checks) } : {}),
+    scope: scope.scope,
+    task: scope.taskNumber === null ? null : { number: scope.taskNumber, name: scope.name },
+    plan_id: loaded.planId,
+    plan_path: loaded.planRel,
+    iteration: decision.iteration,
+    max_iterations: ctx.limits.max_iterations,
+    counted: decision.counted,
+    already_ended: decision.already_ended,
+    fingerprint: decision.fingerprint,
+    progress: decision.progress,
+    progress_reasons: decision.progress_reasons,
+    checks,
+    failing_tests: [...new Set(checks.flatMap((c) => c.failing_tests ?? []))],
+    done_confirmed: decision.verdict === 'pass' ? loop.done_confirmed : doneConfirmed,
+    manual: scope.manual,
+    requires_confirmation: requiresConfirmation,
+    warning: decision.warning,
+    message: decision.message,
+    next: decision.next,
+    interrupted,
+    handoff: decision.handoff,
+    state_path: loaded.paths.state,
+    snapshot: snapshotNotes,
+    ...(logWarning ? { log_warning: logWarning } : {}),
+  });
+
+  // Probe the plan's lock BEFORE anything runs: a plan another process holds is reported (busy,
+  // exit 75) before minutes of checks, and a signal during the wait ends it (exit 130).
+  const probe = await waitForLockFree(loaded.paths.lock, { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, signal: options.signal });
+  if (probe === 'aborted') {
+    const loop = loopOf(readPlanStateFile(loaded.paths.state), scope.taskNumber, scope.key);
+    const n = loop?.iterations.length ?? 0;
+    return outcome({
+      decision: { verdict: 'stop', stop_reason: 'interrupted', iteration: n, counted: false, already_ended: false, progress: null, progress_reasons: [], fingerprint: null, warning: null, handoff: null, message: `interrupted (${signalName(options.signal) ?? 'signal'}) while waiting for the plan's lock; nothing ran and nothing was recorded.`, next: 'Stop now; the loop state is unchanged.' },
+      loop: loop ?? ({ done_confirmed: false } as LoopState),
+      logWarning: null,
+    }, [],
+      { cause: 'signal', signal: signalName(options.signal) },
+    );
+  }
+
+  // A loop that already stopped answers at once: no checks, no iteration.
+  const stateBefore = readPlanStateFile(loaded.paths.state);
+  const before = loopOf(stateBefore, scope.taskNumber, scope.key);
+  const confirmsStop = before?.stop_reason === 'unconfirmed' && doneConfirmed;
+  if (before && isFinal(before) && !confirmsStop) {
+    const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });
+    return outcome(r, []);
+  }
+
+  const interrupt = (cause: 'signal' | 'stop_flag', checks: CheckResult[], signal: string | null) => {
+    const r = applyEvent({ ...common, event: { type: 'interrupted', now: now(), cause, signal }, action: 'interrupt', detail: cause === 'stop_flag' ? '.planning/ralf/STOP present' : `signal ${signal ?? ''}`.trim() });
+    const o = outcome(r, checks, { cause, signal });
+    if (!r.decision.already_ended) return o;
+    // The loop had passed already and stays so; the caller must still stop now.
+    const why = cause === 'stop_flag' ? 'the STOP flag file (.planning/ralf/STOP) is present' : `interrupted by ${signal ?? 'a signal'}`;
+    return { ...o, verdict: 'stop' as const, stop_reason: 'interrupted' as const, exit_code: ExitCode.interrupted, message: `${o.message} Not verified again: ${why}.`, next: 'Stop now; the loop state is unchanged.' };
+  };
+
+  if (stopFlagPresent(root)) return interrupt('stop_flag', [], null);
+  if (options.signal?.aborted) return interrupt('signal', [], signalName(options.signal));
+
+  // Where the task started: recorded by `ralf task start`, else HEAD (GSD commits each
+  // task, so uncommitted changes are this task's), else the tree at this first verify.
+  const git = deps.git.insideGit(root);
+  let startRef = before?.start_ref ?? null;
+  if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(stateBefore);
+  const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
+  const snapshot = early && early.root === root ? early : git ? startSnapshot(deps, root) : null;
+  snapshot?.configured(cfg);
+  const treeP = snapshot ? snapshot.tree : settle(Promise.resolve(null));
+
+  // The snapshot is the code being verified, so it is complete BEFORE the first check starts:
+  // a check that rewrites tracked files (a build into dist/, codegen, a formatter) must not
+  // tear it. The diff since the start then runs beside the checks.
+  const tree = unwrap(await treeP);
+  snapshotNotes = (await snapshot?.notes) ?? null;
+  startRef = unwrap(await startP) ?? tree;
+  mark('snapshot');
+  const ignore = { checkWritten: before?.check_written ?? {} };
+  const diffP = settle(diffFacts(deps, root, startRef, tree, scope, before, ignore));
+
+  // A confirmation of the green result just reported, on the very same tree with the same
+  // checks, needs no second run: reuse it.
+  const pending = before?.pending_confirmation;
+  const reuse = doneConfirmed && pending != null && tree !== null && pending.tree === tree && sameCommands(pending.commands, scope.checks);
+
+  // Checks left running by a verify that was killed with -9 go first (ports, locks, CPU).
+  const stateDir = dirname(loaded.paths.state);
+  const startedAt = now();
+  const t0 = monotonicMs();
+  let raw: RawCheck[];
+  // The fingerprint reads each check's whole output as it streams, not only the kept head/tail.
+  const scans = new Map<number, OutputScanLike>();
+  const scanOf = (index: number): OutputScanLike => {
+    let scan = scans.get(index);
+    if (!scan) scans.set(index, (scan = deps.scanOutput!()));
+    return scan;
+  };
+  if (reuse) {
+    raw = pending.checks.map((c) => ({ ...c }));
+  } else {
+    reapOrphanChecks(stateDir);
+    const ledger = openCheckLedger(stateDir);
+    try {
+      raw = await deps.runChecks(scope.checks, {
+        cwd: root,
+        timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
+        stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
+        onSpawn: (pgid) => ledger.add(pgid),
+        ...(deps.scanOutput ? { onOutput: (index: number, chunk: Buffer) => scanOf(index).push(chunk) } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onCheckStart ? { onCheckStart: options.onCheckStart } : {}),
+      });
+    } finally {
+      ledger.close();
+    }
+  }
+  const durationMs = reuse ? 0 : Math.round(monotonicMs() - t0);
+  mark('checks');
+  const fingerprinted = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c, scans.get(c.index)));
+  // The baseline (baseline.ts): a first verify of an untouched tree records what already fails;
+  // with preexisting_failures: allow, a check failing only as it did before does not block.
+  const firstBaseline = !before?.baseline && (before?.iterations.length ?? 0) === 0 && tree !== null && tree === startRef && cfg.preexisting_failures !== 'off' ? baselineOf(fingerprinted, now(), 'first_verify') : null;
+  let checks = fingerprinted;
+  mark('fingerprint');
+
+  if (options.signal?.aborted || raw.some((c) => c.interrupted)) return interrupt('signal', checks, signalName(options.signal));
+  if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
+
+  const diff = unwrap(await diffP);
+  // allow: only once the agent changed something, so an idle agent never passes on old failures.
+  const baseline = before?.baseline ?? null;
+  if (cfg.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
+    checks = checks.map((c) => (failsAsBefore(c, baseline) ? { ...c, passed: true, fingerprint: null, notes: [...(c.notes ?? []), 'already failing before the task, and failing only as before: not blocking (preexisting_failures: allow)'] } : c));
+  }
+  // Did the checks themselves change the working tree? Only shell checks can.
+  const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
+  let afterHash: string | null | undefined;
+  if (written !== null && startRef !== null) {
+    const merged = { ...ignore.checkWritten, ...written.paths };
+    afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { checkWritten: merged } })).diffHash;
+  }
+  mark('diff');
+  const r = applyEvent({
+    ...common,
+    event: {
+      type: 'iteration_verified',
+      now: now(),
+      started_at: startedAt,
+      duration_ms: durationMs,
+      // State keeps a short tail per check (readable JSON, fast checkpoint writes); the
+      // caller still gets the full bounded output below.
+      checks: checks.map((c) => (c.output_tail.length > STATE_TAIL_CHARS ? { ...c, output_tail: lastLines(c.output_tail, STATE_TAIL_LINES, STATE_TAIL_CHARS) } : c)),
+      diff_hash: diff.diffHash,
+      tree: diff.tree,
+      files_changed: diff.filesChanged,
+      files_changed_count: diff.filesChangedCount,
+      rule4_findings: diff.findings,
+      ignore_key: diff.ignoreKey,
+      ...(written !== null ? { after_hash: afterHash ?? null, check_written: written.paths } : {}),
+      done_confirmed: doneConfirmed,
+      requires_confirmation: requiresConfirmation,
+      start_ref: startRef,
+      ...(firstBaseline ? { baseline: firstBaseline } : {}),
+    },
+    action: 'verify',
+  });
+  mark('persist');
+  const o0 = outcome(r, checks);
+  const o = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
+  if (written === null) return o;
+  const listed = Object.keys(written.paths);
+  const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
+  return { ...o, checks_modified: listed, message: `${o.message} Note: ${note}.` };
+}
+
+function sameCommands(recorded: string[], checks: Check[]): boolean {
+  if (recorded.length !== checks.length) return false;
+  return checks.every((c, i) => recorded[i] === describeCheck(c));
+}
+
+/**
+ * A second snapshot after the checks: equal to the first unless a check changed the working
+ * tree. Then the paths it wrote (and their content) are returned, so neither the Rule 4 guard
+ * nor progress attributes them to the agent.
+ */
+async function checksWrote(deps: EngineDeps, root: string, tree: string, capBytes: number): Promise<{ tree: string; paths: Record<string, string> } | null> {
+  const after = await deps.git.snapshot(root, { maxUntrackedFileBytes: capBytes });
+  if (after === null || after === tree) return null;
+  const paths = await deps.git.written(root, tree, after);
+  return Object.keys(paths).length === 0 ? null : { tree: after, paths };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects (it may settle while we await something else). */
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if (s.ok) return s.value;
+  throw s.error;
+}
+
+function signalName(signal: AbortSignal | undefined): string | null {
+  const reason: unknown = signal?.reason;
+  return typeof reason === 'string' ? reason : null;
+}
+
+function earliestTaskStart(state: PlanState | null): string | null {
+  const loops = Object.values(state?.tasks ?? {}).filter((l) => l.start_ref && l.started_at);
+  loops.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
+  return loops[0]?.start_ref ?? null;
+}
+
+export function withFingerprint(deps: EngineDeps, raw: RawCheck, scan?: OutputScanLike | undefined): CheckResult {
+  const { interrupted: _i, output_bytes: _b, ...c } = raw;
+  if (c.passed || c.skipped) return { ...c, fingerprint: null };
+  // The scan saw every byte the check wrote; without one (file checks, spawn errors) the kept output is read.
+  const analysed = scan && raw.output_bytes ? scan.result({ exitCode: c.exit_code }) : deps.fingerprint(c.output_tail, { exitCode: c.exit_code });
+  let fp = analysed.fingerprint;
+  if (c.timed_out) fp = `timed out: ${fp ?? c.command}`;
+  // The set of failing units (tests, else distinct diagnostics): the delta compares these sets.
+  const tests = analysed.failing_units;
+  return { ...c, fingerprint: fp ?? `${c.command}: exit ${c.exit_code ?? c.signal ?? '?'}`, ...(tests.length > 0 ? { failing_tests: tests } : {}) };
+}
+
+interface DiffFacts {
+  tree: string | null;
+  diffHash: string | null;
+  filesChanged: string[];
+  filesChangedCount: number;
+  findings: string[];
+  ignoreKey: string;
+}
+
+/**
+ * The task's diff since its start. Skips git work when nothing can have changed: the tree
+ * equals the start (no diff) or the previous iteration's tree (same facts as then).
+ */
+async function diffFacts(deps: EngineDeps, root: string, startRef: string | null, tree: string | null, scope: Scope, before: LoopState | null, ignore: DiffIgnoreLike): Promise<DiffFacts> {
+  const ignoreKey = ignoreKeyOf(ignore);
+  if (tree === null || startRef === null) {
+    // Outside git: progress can still see the task files' contents change.
+    return { tree: null, diffHash: contentHash(root, scope.files), filesChanged: [], filesChangedCount: 0, findings: [], ignoreKey };
+  }
+  if (tree === startRef) return { tree, diffHash: null, filesChanged: [], filesChangedCount: 0, findings: [], ignoreKey };
+  const last = before?.tree_facts;
+  if (last && last.tree === tree && last.start_ref === startRef && (last.ignore_key ?? '') === ignoreKey) {
+    return { tree, diffHash: last.diff_hash, filesChanged: last.files_changed, filesChangedCount: last.files_changed_count ?? last.files_changed.length, findings: last.rule4_findings, ignoreKey };
+  }
+  const { diffHash, filesChanged, findings } = await deps.git.taskDiff({ root, fromTree: startRef, toTree: tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore });
+  const files = filesChanged.filter((f) => !f.startsWith('.planning/ralf/'));
+  return { tree, diffHash, filesChanged: files.slice(0, FILES_LISTED), filesChangedCount: files.length, findings, ignoreKey };
+}
+
+/** Identifies what a diff ignored, so cached facts computed with another ignore set are not reused. */
+function ignoreKeyOf(ignore: DiffIgnoreLike): string {
+  const written = Object.entries(ignore.checkWritten ?? {});
+  const others = ignore.otherLoops ?? [];
+  if (written.length === 0 && others.length === 0) return '';
+  const h = createHash('sha1');
+  for (const [p, b] of written.sort()) h.update(`${p}\0${b}\0`);
+  h.update('\u0001');
+  for (const p of [...others].sort()) h.update(`${p}\0`);
+  return h.digest('hex').slice(0, 16);
+}
+
+function contentHash(root: string, files: string[]): string | null {
+  if (files.length === 0) return null;
+  const h = createHash('sha1');
+  for (const f of [...files].sort()) {
+    h.update(f).update('\0');
+    try {
+      h.update(readFileSync(join(root, f)));
+    } catch {
+      h.update('<missing>');
+    }
+    h.update('\0');
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The decision for a loop as it stands, recording nothing. */
+export function currentDecision(loop: LoopState, ctx: LoopContext): Decision {
+  return reduce(loop, { type: 'query', now: loop.updated_at ?? new Date(0).toISOString() }, ctx).decision;
+}
