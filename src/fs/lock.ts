@@ -2,7 +2,7 @@ import { openSync, writeSync, closeSync, readFileSync, unlinkSync, renameSync, s
 import { readRegularFile } from './read-regular-file.js';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { processAlive } from './process-alive.js';
+import { processAlive, processStartTime } from './process-alive.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before failing with `busy` (ms). */
@@ -24,17 +24,6 @@ export const LOCK_STALE_SECONDS = 60;
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
   Atomics.wait(sleepBuffer, 0, 0, ms);
-}
-
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null without /proc or such a process. */
-export function processStartTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses: fields follow the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** `pid s<start-time> timestamp random`: the start time tells a live holder from a reused pid. */

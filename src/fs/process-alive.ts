@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * Whether a process with this pid exists (a file's recorded writer or lock holder). EPERM
  * means it exists but belongs to someone else. A pid may have been reused by an unrelated
@@ -12,5 +14,19 @@ export function processAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null without /proc or
+ * such a process. With the pid it names one process for good: a reused pid has another start time.
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces and parentheses: fields follow the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
   }
 }

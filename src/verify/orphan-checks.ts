@@ -13,7 +13,7 @@
 import { readRegularFile } from '../fs/read-regular-file.js';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../fs/process-alive.js';
+import { processAlive, processStartTime } from '../fs/process-alive.js';
 import { scheduleGroupKill, signalProcessGroup } from './process-group.js';
 
 const LEDGER = /^\.checks-(\d+)$/;
@@ -44,8 +44,8 @@ export function openCheckLedger(dir: string): CheckLedger {
   };
   return {
     add(pgid) {
-      if (fd === null) write(`ralf ${process.pid} ${startTime(process.pid) ?? '-'}`);
-      write(`group ${pgid} ${startTime(pgid) ?? '-'}`);
+      if (fd === null) write(`ralf ${process.pid} ${processStartTime(process.pid) ?? '-'}`);
+      write(`group ${pgid} ${processStartTime(pgid) ?? '-'}`);
     },
     close() {
       if (fd === null) return;
@@ -119,26 +119,15 @@ export function parseLedger(text: string): { ralf: Entry | null; groups: Array<{
 function isAlive(pid: number, start: string | null): boolean {
   if (!processAlive(pid)) return false;
   // Alive, but is it the same process? A different start time means the pid was reused.
-  const now = startTime(pid);
+  const now = processStartTime(pid);
   return start === null || now === null || now === start;
 }
 
 /** Whether the group `pgid` is still the check's: its leader has the recorded start time, or is gone. */
 function isOurGroup(pgid: number, start: string | null, trustable: boolean): boolean {
   if (start === null) return trustable;
-  const leader = startTime(pgid);
+  const leader = processStartTime(pgid);
   // The shell (leader) exited but processes of its group remain: a reused group id would have a live leader.
   if (leader === null) return true;
   return leader === start;
-}
-
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null where there is no /proc or no such process. */
-function startTime(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may contain spaces and parentheses: fields follow the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { acquireLock, processStartTime, waitForLockFree } from '../../src/fs/lock.js';
+import { acquireLock, waitForLockFree } from '../../src/fs/lock.js';
+import { processStartTime } from '../../src/fs/process-alive.js';
 import { tempDir } from '../helpers/cli.js';
 import { autoTask, Project } from '../engine/project.js';
 
