@@ -10,7 +10,11 @@ export interface DiffIgnore {
    * content is still exactly what a check left there is the check's output, not the agent's.
    */
   checkWritten?: Record<string, string>;
-  /** Paths (as in `<files>`: exact, directory prefix or glob) other open loops are working on. */
+  /**
+   * Paths (as in `<files>`: exact, directory prefix or glob) other open loops are working on
+   * (parallel plans in one working tree): their changes are those loops' agents', unless this
+   * task's own `<files>` or declared files cover them too.
+   */
   otherLoops?: string[];
 }
 
@@ -47,7 +51,7 @@ export interface TaskDiff {
  */
 export async function taskDiff(input: TaskDiffInput): Promise<TaskDiff> {
   const { root, fromTree, toTree } = input;
-  const entries = withoutIgnored(await treeDiff(root, fromTree, toTree), input.ignore, root);
+  const entries = withoutIgnored(await treeDiff(root, fromTree, toTree), input.ignore, root, [...input.taskFiles, ...input.declaredFiles]);
   const changes = entries.map(({ record: _record, new_blob: _blob, ...change }) => change);
   const findings = await rule4Findings({ root, fromTree, toTree, taskFiles: input.taskFiles, declaredFiles: input.declaredFiles, changes });
   return { diffHash: progressKey(entries), changes, findings };
@@ -59,13 +63,16 @@ export function progressKey(entries: TreeDiffEntry[]): string | null {
   return fastHash(entries.map((e) => e.record).join('\0'));
 }
 
-export function withoutIgnored(entries: TreeDiffEntry[], ignore: DiffIgnore | undefined, root?: string): TreeDiffEntry[] {
+/** `own`: this task's files and declared files, never taken away by another loop's. */
+export function withoutIgnored(entries: TreeDiffEntry[], ignore: DiffIgnore | undefined, root?: string, own: string[] = []): TreeDiffEntry[] {
   const written = ignore?.checkWritten ?? {};
   const others = ignore?.otherLoops ?? [];
   if (Object.keys(written).length === 0 && others.length === 0) return entries;
+  const theirs = (path: string) => isDeclared(path, others, root) && !isDeclared(path, own, root);
   return entries.filter((e) => {
     if (written[e.path] !== undefined && written[e.path] === e.new_blob) return false;
-    if (others.length > 0 && isDeclared(e.path, others, root)) return false;
+    // A rename is another loop's only when both its ends are.
+    if (others.length > 0 && theirs(e.path) && (e.old_path === undefined || theirs(e.old_path))) return false;
     return true;
   });
 }

@@ -75,4 +75,14 @@ describe('taskDiff (one git process)', () => {
     const edited = await taskDiff({ root, fromTree: start, toTree: await snap(root), taskFiles: ['src/a.txt'], declaredFiles: [], ignore: { checkWritten: written } });
     expect(edited.changes).toEqual([{ status: 'M', path: 'dist/out.js' }]);
   });
+
+  it("another open loop's declared files are left out, unless this task declares them too; a rename counts only with both ends theirs", async () => {
+    const root = makeRepo({ 'src/a.ts': 'a\n', 'lib/b.ts': 'b\n'.repeat(20), 'shared.ts': 's\n' });
+    const start = await snap(root);
+    write(root, { 'src/a.ts': 'a2\n', 'shared.ts': 's2\n', 'lib/new.ts': 'n\n' });
+    renameSync(join(root, 'lib/b.ts'), join(root, 'src/b.ts'));
+    const now = await snap(root);
+    const d = await taskDiff({ root, fromTree: start, toTree: now, taskFiles: ['src/a.ts'], declaredFiles: ['shared.ts'], ignore: { otherLoops: ['lib/', 'shared.ts'] } });
+    expect(d.changes.map((c) => c.path).sort()).toEqual(['shared.ts', 'src/a.ts', 'src/b.ts']);
+  });
 });

@@ -26,6 +26,7 @@ import { projectRootForPlan } from './paths.js';
 import { FILES_LISTED, reduce } from '../core/reducer.js';
 import { lastLines } from '../core/tail.js';
 import { mark } from './timing.js';
+import { otherLoopsFiles } from './other-loops.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
 import { LOCK_WAIT_MS, readPlanStateFile, stopFlagPresent } from './store.js';
 import { waitForLockFree } from '../../fs/lock.js';
@@ -333,8 +334,17 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   snapshotNotes = (await snapshot?.notes) ?? null;
   startRef = unwrap(await startP) ?? tree;
   mark('snapshot');
-  const ignore = { checkWritten: before?.check_written ?? {} };
-  const diffP = settle(diffFacts(deps, root, startRef, tree, scope, before, ignore));
+  // Changes to files another open plan declares are that plan's (parallel plans of a wave in
+  // one working tree): found beside the checks, like the diff that leaves them out.
+  const ignore: DiffIgnoreLike = { checkWritten: before?.check_written ?? {} };
+  const since = before?.started_at ?? (scope.scope === 'plan' ? earliestTaskStartedAt(stateBefore) : null);
+  const othersP = otherLoopsFiles(deps, { projectRoot: root, stateDir: dirname(loaded.paths.state), ownStateFile: loaded.paths.state, since, options });
+  const diffP = settle(
+    othersP.then((others) => {
+      if (others.length > 0) ignore.otherLoops = others;
+      return diffFacts(deps, root, startRef, tree, scope, before, ignore);
+    }),
+  );
 
   // A confirmation of the green result just reported, on the very same tree with the same
   // checks, needs no second run: reuse it.
@@ -395,7 +405,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   let afterHash: string | null | undefined;
   if (written !== null && startRef !== null) {
     const merged = { ...ignore.checkWritten, ...written.paths };
-    afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { checkWritten: merged } })).diffHash;
+    afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { ...ignore, checkWritten: merged } })).diffHash;
   }
   mark('diff');
   const r = applyEvent({
@@ -466,6 +476,11 @@ function unwrap<T>(s: Settled<T>): T {
 function signalName(signal: AbortSignal | undefined): string | null {
   const reason: unknown = signal?.reason;
   return typeof reason === 'string' ? reason : null;
+}
+
+function earliestTaskStartedAt(state: PlanState | null): string | null {
+  const starts = Object.values(state?.tasks ?? {}).flatMap((l) => (l.started_at ? [l.started_at] : []));
+  return starts.sort()[0] ?? null;
 }
 
 function earliestTaskStart(state: PlanState | null): string | null {
