@@ -12,7 +12,7 @@ import { monotonicMs } from '../../monotonic.js';
 import { openCheckLedger, reapOrphanChecks } from '../../verify/orphan-checks.js';
 import { ExitCode } from '../../exit-codes.js';
 import type { RalfLiteConfig } from '../../config/schema.js';
-import { DEFAULT_MAX_UNTRACKED_FILE_MB, snapshotWarnings } from '../../git/snapshot.js';
+import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
 import { describeCheck } from '../../verify/describe.js';
 import type { Check } from '../../plan/model.js';
 import { loopOf } from '../core/find-loop.js';
@@ -214,7 +214,7 @@ function startSnapshot(deps: EngineDeps, root: string): EarlySnapshot {
 
 /** Every snapshot of a verify uses the same cap: they share git's stat cache (the private index). */
 function maxUntrackedFileBytes(config: RalfLiteConfig | null): number {
-  return (config?.snapshot?.max_untracked_file_mb ?? DEFAULT_MAX_UNTRACKED_FILE_MB) * 1024 * 1024;
+  return untrackedFileCapBytes(config?.snapshot?.max_untracked_file_mb);
 }
 
 /** Config + plan; the early snapshot gets its size cap as soon as the config is known. */
