@@ -93,6 +93,13 @@ export function openWorkIndex(realIndex: string): WorkIndex {
   };
 }
 
+/** Drops the private index (a cache): the next snapshot seeds a new one from the user's index. */
+export function forgetPrivateIndex(realIndex: string): void {
+  const gitDir = dirname(realIndex);
+  rmSync(join(gitDir, PRIVATE_INDEX), { force: true });
+  rmSync(join(gitDir, KNOWN_TREE), { force: true });
+}
+
 function identity(st: Stats): string {
   return `${st.ino} ${st.size} ${st.mtimeMs}`;
 }

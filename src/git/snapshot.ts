@@ -1,8 +1,8 @@
 import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { openWorkIndex } from './private-index.js';
+import { forgetPrivateIndex, openWorkIndex } from './private-index.js';
 import { findDotGit } from './repo.js';
-import { runGit, runGitSequence } from './run-git.js';
+import { GitError, runGit, runGitSequence } from './run-git.js';
 import { RALF_STATE_DIR } from './pathspec.js';
 
 /** Untracked files larger than this are left out of a snapshot unless configured otherwise. */
@@ -59,6 +59,19 @@ export async function snapshotWorkingTree(root: string, options: SnapshotOptions
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<WorkingTreeSnapshot | null> {
   const repo = await locateRepo(root);
   if (repo === null) return null;
+  const snapshot = await snapshotOf(repo, options);
+  if (snapshot !== STALE) return snapshot;
+  // The private index is a cache git's gc does not know about: objects only it refers to are
+  // unreachable, and `git gc --prune=now` (or gc.pruneExpire, two weeks by default) deletes
+  // them. Then it is rebuilt from the user's index, once: the cost of a first snapshot.
+  forgetPrivateIndex(repo.realIndex);
+  return (await snapshotOf(repo, options)) as WorkingTreeSnapshot;
+}
+
+/** A snapshot from the kept private index could not be completed: its objects are gone. */
+const STALE = Symbol('stale private index');
+
+async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<WorkingTreeSnapshot | typeof STALE> {
   const { top, realIndex } = repo;
   // Loop state (this project's, and any other project's in the same repository: they share
   // the private index) is never part of a snapshot.
@@ -117,8 +130,17 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
       if (dropState) steps.push(['rm', '-r', '-f', '-q', '--cached', '--ignore-unmatch', '--', stateSpec]);
       steps.push(['write-tree']);
       const input = stage.size > 0 ? `${[...stage].join('\0')}\0` : undefined;
-      tree = (await runGitSequence(steps, { cwd: top, env, ...(input !== undefined ? { input } : {}) })).stdout.toString('utf8').trim();
+      try {
+        tree = (await runGitSequence(steps, { cwd: top, env, ...(input !== undefined ? { input } : {}) })).stdout.toString('utf8').trim();
+      } catch (err) {
+        // e.g. `invalid object … for 'path'`: a blob the kept index refers to was pruned.
+        if (!work.seeded && err instanceof GitError) return STALE;
+        throw err;
+      }
     }
+    // write-tree answers from the index's cached trees, and the kept tree is the last one
+    // written: neither proves the object is still there after a gc.
+    if (!work.seeded && !(await objectExists(repo, tree))) return STALE;
     const untrackedFiles = Math.max(0, indexEntries(work.file) - indexEntries(realIndex)) + skipped.length;
     work.keep(tree);
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -207,16 +229,25 @@ function indexEntries(file: string): number {
 interface Repo {
   top: string;
   realIndex: string;
+  /** The object store (`.git/objects`, or the common dir's for a worktree). */
+  objects: string;
+}
+
+/** A loose object is one file check; otherwise (packed, or gone) git is asked. */
+async function objectExists(repo: Repo, id: string): Promise<boolean> {
+  if (existsSync(join(repo.objects, id.slice(0, 2), id.slice(2)))) return true;
+  const r = await runGit(['cat-file', '-e', id], { cwd: repo.top, okCodes: [0, 1, 128] });
+  return r.code === 0;
 }
 
 async function locateRepo(root: string): Promise<Repo | null> {
   const plain = plainRepo(root);
   if (plain) return plain;
-  const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'index'], { cwd: root, okCodes: [0, 128] }).catch(() => null);
+  const probe = await runGit(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'index', '--git-path', 'objects'], { cwd: root, okCodes: [0, 128] }).catch(() => null);
   if (probe === null || probe.code !== 0) return null;
-  const [inside, top, index] = probe.stdout.toString('utf8').split('\n');
-  if (inside !== 'true' || !top || !index) return null;
-  return { top, realIndex: resolve(root, index) };
+  const [inside, top, index, objects] = probe.stdout.toString('utf8').split('\n');
+  if (inside !== 'true' || !top || !index || !objects) return null;
+  return { top, realIndex: resolve(root, index), objects: resolve(root, objects) };
 }
 
 function plainRepo(root: string): Repo | null {
@@ -225,7 +256,7 @@ function plainRepo(root: string): Repo | null {
   if (dotGit === null) return null;
   try {
     if (!statSync(dotGit).isDirectory() || !existsSync(join(dotGit, 'HEAD'))) return null;
-    return { top: dirname(dotGit), realIndex: join(dotGit, 'index') };
+    return { top: dirname(dotGit), realIndex: join(dotGit, 'index'), objects: join(dotGit, 'objects') };
   } catch {
     return null;
   }

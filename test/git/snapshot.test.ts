@@ -147,6 +147,24 @@ describe('the private index', () => {
     expect(await snapshotWorkingTree(join(root, 'lib'))).toBe(tree);
   });
 
+  it('survives `git gc --prune=now` deleting what only the private index refers to: rebuilt once from the user index', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    write(root, { 'untracked.txt': 'u\n', 'src/new.txt': 'n\n' });
+    const first = (await snapshotWorkingTree(root))!;
+    const exists = (id: string) => spawnSync('git', ['cat-file', '-e', id], { cwd: root }).status === 0;
+    git(root, 'gc', '--quiet', '--prune=now');
+    expect(exists(first)).toBe(false);
+    // Unchanged tree: the kept tree id is not trusted once its object is gone.
+    expect(await snapshotWorkingTree(root)).toBe(first);
+    expect(exists(first)).toBe(true);
+    // A change: write-tree would need the pruned blobs of the unchanged untracked files.
+    git(root, 'gc', '--quiet', '--prune=now');
+    write(root, { 'a.txt': 'a2\n' });
+    const third = (await snapshotWorkingTree(root))!;
+    expect(treePaths(root, third)).toEqual(['a.txt', 'src/new.txt', 'untracked.txt']);
+    expect(git(root, 'show', `${third}:untracked.txt`)).toBe('u');
+  });
+
   it('an unchanged working tree is answered from the kept tree, without writing the index again', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     write(root, { 'b.txt': 'b\n' });
