@@ -165,6 +165,20 @@ describe('the private index', () => {
     expect(git(root, 'show', `${third}:untracked.txt`)).toBe('u');
   });
 
+  it('stages thousands of new files into one pack, not a loose object each', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`gen/d${i % 15}/f${i}.js`] = `export const v = ${i};\n`;
+    write(root, files);
+    const tree = (await snapshotWorkingTree(root))!;
+    expect(treePaths(root, tree)).toHaveLength(1501);
+    const objects = join(root, '.git', 'objects');
+    const loose = readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d)).reduce((n, d) => n + readdirSync(join(objects, d)).length, 0);
+    expect(loose).toBeLessThan(50); // the trees, and the first commit's objects
+    expect(readdirSync(join(objects, 'pack')).filter((f) => f.endsWith('.pack')).length).toBe(1);
+    expect(git(root, 'show', `${tree}:gen/d7/f7.js`)).toBe('export const v = 7;');
+  });
+
   it('an unchanged working tree is answered from the kept tree, without writing the index again', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     write(root, { 'b.txt': 'b\n' });
