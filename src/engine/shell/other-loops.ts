@@ -9,8 +9,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDeclared } from '../git/path-match.js';
-import type { LoopState, PlanState } from './types.js';
+import { isDeclared } from '../../git/path-match.js';
+import type { LoopState, PlanState } from '../core/types.js';
 import { loadPlanTarget, type ConfigOptions } from './context.js';
 import type { EngineDeps } from './deps.js';
 import { readPlanStateFile } from './store.js';
