@@ -96,4 +96,18 @@ describe('parallel plans in one working tree', () => {
     const second = await p.verify(1);
     expect(second.json).toMatchObject({ verdict: 'retry', progress: true });
   });
+
+  it('a loop left open in another phase attributes nothing here (GSD runs one phase at a time)', async () => {
+    const p = twoPlans();
+    const other = '.planning/phases/02-later/02-01-PLAN.md';
+    p.write(other, planB.replace('phase: 01-demo', 'phase: 02-later').replace('plan: 02', 'plan: 01'));
+    p.git('add', '-A');
+    p.git('commit', '-qm', 'phase 2 plan');
+    await start(p, other);
+    await start(p, PLAN_REL);
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'retry', iteration: 1 });
+    p.write('package.json', PACKAGE({ 'date-fns': '^3.0.0' }));
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'stop', stop_reason: 'rule4_architectural' });
+  });
 });
+

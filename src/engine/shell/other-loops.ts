@@ -5,7 +5,10 @@
  * edits look like A's progress). Such changes are attributed to the plan that declares them:
  * the files another plan declares (`files_modified` and its tasks' `<files>`) are left out of
  * this loop's guard and progress when that plan's loop is open beside this one, unless this
- * plan declares them too. Plans in separate git worktrees never see each other's files.
+ * plan declares them too. Only plans of the same phase (the same directory) are looked at: GSD
+ * runs a phase's plans in waves, never plans of two phases at once, so a loop left open in
+ * another phase attributes nothing here. Plans in separate git worktrees never see each
+ * other's files.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +26,8 @@ export interface OtherLoopsInput {
   /** The state directory (`.planning/ralf`) and this plan's state file in it. */
   stateDir: string;
   ownStateFile: string;
+  /** This plan's path relative to the project root (`/`-separated), as state records it. */
+  planRel: string;
   /** When this loop started (ISO); null: it starts now. */
   since: string | null;
   options: ConfigOptions;
@@ -43,6 +48,7 @@ export async function otherLoopsFiles(deps: EngineDeps, input: OtherLoopsInput):
     return [];
   }
   const own = input.ownStateFile;
+  const phase = dirOf(input.planRel);
   const files = new Set<string>();
   for (const name of names) {
     if (!name.endsWith('.json') || name.startsWith('.')) continue;
@@ -54,7 +60,7 @@ export async function otherLoopsFiles(deps: EngineDeps, input: OtherLoopsInput):
     } catch {
       continue;
     }
-    if (!state || !GSD_PLAN.test(state.plan_path) || !openBeside(state, input.since)) continue;
+    if (!state || dirOf(state.plan_path) !== phase || !GSD_PLAN.test(state.plan_path) || !openBeside(state, input.since)) continue;
     try {
       const other = await loadPlanTarget(deps, join(input.projectRoot, state.plan_path), input.options);
       for (const f of [...other.plan.frontmatter.files_modified, ...other.plan.tasks.flatMap((t) => t.files)]) if (!coversEverything(f)) files.add(f);
@@ -63,6 +69,10 @@ export async function otherLoopsFiles(deps: EngineDeps, input: OtherLoopsInput):
     }
   }
   return [...files].sort();
+}
+
+function dirOf(rel: string): string {
+  return rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
 }
 
 /** `.`, `**`, `*`: a declaration that would take the whole project away from this loop. */

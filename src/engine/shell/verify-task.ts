@@ -338,7 +338,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // one working tree): found beside the checks, like the diff that leaves them out.
   const ignore: DiffIgnoreLike = { checkWritten: before?.check_written ?? {} };
   const since = before?.started_at ?? (scope.scope === 'plan' ? earliestTaskStartedAt(stateBefore) : null);
-  const othersP = otherLoopsFiles(deps, { projectRoot: root, stateDir: dirname(loaded.paths.state), ownStateFile: loaded.paths.state, since, options });
+  const othersP = otherLoopsFiles(deps, { projectRoot: root, stateDir: dirname(loaded.paths.state), ownStateFile: loaded.paths.state, planRel: loaded.planRel, since, options });
   const diffP = settle(
     othersP.then((others) => {
       if (others.length > 0) ignore.otherLoops = others;
