@@ -8,6 +8,7 @@ import { findLoop } from '../core/find-loop.js';
 import { applyEvent } from './apply-event.js';
 import { limitsOf, loadConfigTarget, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
+import { untrackedFileCapBytes } from '../../git/snapshot.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
 
 export interface ResetOptions extends ConfigOptions {
@@ -56,7 +57,8 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
     const message = present.length === 0 ? `nothing to reset in ${target.planRel}` : `would reset ${loops.map((l) => `${label(l)} (${l.iterations} iteration${l.iterations === 1 ? '' : 's'}, ${l.status})`).join(', ')} of ${target.planRel}`;
     return { dry_run: true, loops, reset: [], missing, message, stop_flag: stopFlagPresent(target.projectRoot) };
   }
-  const startRef = present.length > 0 && deps.git.insideGit(target.projectRoot) ? await deps.git.snapshot(target.projectRoot) : null;
+  const cap = { maxUntrackedFileBytes: untrackedFileCapBytes(target.effective.config.snapshot?.max_untracked_file_mb) };
+  const startRef = present.length > 0 && deps.git.insideGit(target.projectRoot) ? await deps.git.snapshot(target.projectRoot, cap) : null;
   const now = (options.now ? options.now() : new Date()).toISOString();
   const ctx = { limits: limitsOf(target.effective), plan_id: target.planId, plan_path: target.planRel, plan_progress: null };
 
@@ -64,6 +66,7 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
   for (const w of present) {
     const found = findLoop(state, w.scope, w.task)!;
     const loop = found.loop;
+    if (startRef) await deps.git.keepStartPoint?.(target.projectRoot, `${target.stateId}\0${w.scope === 'plan' ? 'plan' : found.key}`, startRef);
     const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
     reset.push(actionOutcome('reset', target, r, 0));
   }

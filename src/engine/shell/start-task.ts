@@ -5,6 +5,7 @@
  * runs the task's checks once on the untouched tree: the baseline of what already fails.
  */
 import { dirname } from 'node:path';
+import { untrackedFileCapBytes } from '../../git/snapshot.js';
 import { baselineOf, type Baseline } from '../core/baseline.js';
 import { withFingerprint } from './verify-task.js';
 import { openCheckLedger, reapOrphanChecks } from '../../verify/orphan-checks.js';
@@ -32,14 +33,18 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   const task = findTask(loaded.plan, options.taskNumber, options.planPath);
   const now = (options.now ? options.now() : new Date()).toISOString();
   refuseUnlessLooped(loaded, task, now, options.lockWaitMs);
-  const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot) : null;
+  // The same untracked-file cap as every verify's snapshot (they share git's stat cache).
+  const cap = { maxUntrackedFileBytes: untrackedFileCapBytes(loaded.effective.config.snapshot?.max_untracked_file_mb) };
+  const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot, cap) : null;
+  const taskKey = taskKeyOf(loaded.plan.tasks, task.number);
+  if (startRef) await deps.git.keepStartPoint?.(loaded.projectRoot, `${loaded.stateId}\0${taskKey}`, startRef);
   const baseline = await runBaseline(deps, loaded, task.checks, now);
   const r = applyEvent({
     target: loaded,
     scope: 'task',
     taskNumber: task.number,
     taskName: task.name,
-    taskKey: taskKeyOf(loaded.plan.tasks, task.number),
+    taskKey,
     event: { type: 'started', now, start_ref: startRef, ...(baseline ? { baseline } : {}) },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },
