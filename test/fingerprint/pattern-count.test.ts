@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { repoRoot } from '../helpers/cli.js';
 
 /** 364 before the extractor split (333 before issue 17's generic core). */
-const CEILING = 331;
+const CEILING = 332;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

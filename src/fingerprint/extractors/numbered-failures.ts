@@ -1,11 +1,14 @@
 /**
  * Numbered failure lists (mocha `N failing`, rspec `Failures:`, phpunit `There were N
  * failures:`, minitest): `1) name` inside the list only; mocha continues long titles over
- * indented lines, the last ending with ':'.
+ * indented lines, the last ending with ':'. rspec quotes the failing statement as
+ * `Failure/Error: <code>`: the error is what follows it.
  */
 import { cleanName, type RunnerExtractor } from './contract.js';
 
 const NUMBERED_SECTION = /^\s*(?:\d+ failing\b|Failures:\s*$|There (?:was|were) \d+ (?:failures?|errors?):?\s*$|\d+ failed\s*$)/;
+
+const QUOTED_STATEMENT = /^\s*Failure\/Error:/;
 
 export const numberedFailures: RunnerExtractor = {
   name: 'numbered-failures',
@@ -18,6 +21,16 @@ export const numberedFailures: RunnerExtractor = {
     if (!state.numbered) return null;
     const m = /^\s*\d+\)\s+(.+?)\s*$/.exec(t);
     return m ? cleanName(m[1]!.replace(/:$/, '')) : null;
+  },
+  firstError(lines, from, to) {
+    for (let j = from; j < to; j++) {
+      if (!QUOTED_STATEMENT.test(lines[j]!.text)) continue;
+      for (let k = j + 1; k < to; k++) {
+        const t = lines[k]!.text.trim();
+        if (t !== '') return { index: k, text: t };
+      }
+    }
+    return null;
   },
   title(lines, i, name) {
     const header = lines[i]!.text;
