@@ -65,7 +65,10 @@ export interface FingerprintResult {
   fingerprint: string;
   /** 1-based line of the input the signature came from, or null. */
   line: number | null;
-  /** The tool that produced the output, when recognisable. */
+  /**
+   * The tool that produced the output, when recognisable: a known signature (`detect-tool.ts`),
+   * else the runner extractor that read its failing units (`ctest`, `tap`, `deno-test`).
+   */
   tool: string | null;
   /**
    * The SET of failing units the output reports, normalised and sorted: failing test names
@@ -453,12 +456,14 @@ export function fingerprint(output: string, opts: FingerprintOptions = {}): Fing
 
 /** The fingerprint of lines already read (by `OutputScanner`, streamed over a whole output). */
 export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): FingerprintResult {
-  const tool = detectTool(lines);
+  const signature = detectTool(lines);
   const exit = opts.exitCode === undefined || opts.exitCode === null ? '' : ` (exit ${opts.exitCode})`;
-  if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool, failing_units: [] };
+  if (!lines.some((l) => l.text.trim() !== '')) return { fingerprint: `${NO_OUTPUT}${exit}`, line: null, tool: signature, failing_units: [] };
 
   const extractors = opts.extractors === false ? [] : opts.extractors === true || opts.extractors === undefined ? EXTRACTORS : opts.extractors;
   const units = failureUnits(lines, extractors);
+  // No known signature: the runner shape whose failing units were read names the tool (`ctest`, `tap`).
+  const tool = signature ?? units[0]?.runner ?? null;
   const failing_units = unitNames(lines, units, extractors, diagnosticUnits);
   const unit = pickUnit(units);
   if (unit) {

@@ -30,6 +30,13 @@ function cases(folder: string): Array<[string, string, Expected]> {
 }
 
 describe('the extractor registry', () => {
+  it('names the tool when no signature does: the runner shape that read the failing units', () => {
+    const ctest = readFileSync(join(fixtures, 'ctest', 'get.txt'), 'utf8');
+    expect(fingerprint(ctest).tool).toBe('ctest');
+    expect(fingerprint(ctest, { extractors: false }).tool).toBeNull();
+    expect(fingerprint(readFileSync(join(fixtures, 'tap', 'prove-is-total-verbose.txt'), 'utf8')).tool).toBe('tap');
+  });
+
   it('has unique names, each with a fixture folder holding at least one case', () => {
     const names = EXTRACTORS.map((x) => x.name);
     expect(new Set(names).size).toBe(names.length);
@@ -59,6 +66,8 @@ for (const folder of folders) {
         const full = fingerprint(text, { exitCode: 1 });
         expect(full.fingerprint).toBe(expected.fingerprint);
         expect(full.failing_units).toEqual(expected.failing_units);
+        // A tool with no known signature is named by the runner shape that read its units.
+        expect(full.tool).not.toBeNull();
       });
 
       it(`${file}: found by this extractor alone, and the core alone still names an error`, () => {
