@@ -121,6 +121,23 @@ const PROGRESS = [
   /^\s*[+-]\s*(?:Expected|Received|expected|received|actual|Actual)\b(?:\s*[+-]\s*(?:\d+|expected|actual|received))?:?\s*$/,
 ];
 
+/**
+ * One regex per set of flags that matches where any pattern of `list` does: a line is tested
+ * once per class instead of once per pattern (most lines are tested against every class).
+ */
+export function anyOf(list: RegExp[]): RegExp[] {
+  const byFlags = new Map<string, string[]>();
+  for (const re of list) byFlags.set(re.flags, [...(byFlags.get(re.flags) ?? []), `(?:${re.source})`]);
+  return [...byFlags].map(([flags, sources]) => new RegExp(sources.join('|'), flags));
+}
+export const matchesAny = (res: RegExp[], text: string): boolean => res.some((re) => re.test(text));
+
+const PASS_LINE = anyOf(PASS);
+const FRAME_LINE = anyOf(FRAME);
+const CODE_LINE = anyOf(CODE);
+const PROGRESS_LINE = anyOf(PROGRESS.filter((re) => re !== PROGRESS_VERBS));
+const SUMMARY_LINE = anyOf(SUMMARY);
+
 const LEVEL_TAG = /^\s*\[(?:error|warn|warning|info|debug|ERROR|WARN|WARNING|INFO|DEBUG)\]\s+/;
 
 /** The kind of one line of `toLines`: a marked stack frame, else what its text says. */
@@ -137,12 +154,11 @@ export function classifyLine(line: string): LineKind {
   const withoutCounter = text.replace(/\[\d+\/\d+\]/g, '');
   if (!LETTER_OR_DIGIT.test(withoutCounter)) return 'separator';
   if (BANNER.test(text)) return 'banner';
-  for (const re of PASS) if (re.test(text)) return 'pass';
-  for (const re of FRAME) if (re.test(text)) return 'frame';
-  for (const re of CODE) if (re.test(text)) return 'code';
-  const failing = FAILURE_WORD.test(text);
-  for (const re of PROGRESS) if (re.test(text) && !(failing && re === PROGRESS_VERBS)) return 'progress';
-  for (const re of SUMMARY) if (re.test(text)) return 'summary';
+  if (matchesAny(PASS_LINE, text)) return 'pass';
+  if (matchesAny(FRAME_LINE, text)) return 'frame';
+  if (matchesAny(CODE_LINE, text)) return 'code';
+  if (matchesAny(PROGRESS_LINE, text) || (PROGRESS_VERBS.test(text) && !FAILURE_WORD.test(text))) return 'progress';
+  if (matchesAny(SUMMARY_LINE, text)) return 'summary';
   if (!ERROR_HEAD.test(text) && isCountSummary(text)) return 'summary';
   return 'text';
 }

@@ -6,6 +6,7 @@
  */
 import { basename } from './normalize.js';
 import type { Line } from './lines.js';
+import { anyOf, matchesAny } from './noise.js';
 
 /** Exception line closing a traceback; pytest `E   ` lines. */
 export const SCORE_EXCEPTION = 100;
@@ -61,6 +62,9 @@ const STRONG = [
   /^(?:Invalid (?:read|write|free\(\)|delete|delete\[\]|size value)\b|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) (?:uninitialised|unaddressable)|Source and destination overlap|[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost|Process terminating with default action of signal)/,
 ];
 
+const WRAPPER_LINE = anyOf(WRAPPER);
+const STRONG_LINE = anyOf(STRONG);
+
 // `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`).
 const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
@@ -85,10 +89,10 @@ export function splitLogPrefix(text: string): { level: string | null; rest: stri
 
 function scoreMessage(t: string): number {
   if (/^E\s{2,}\S/.test(t)) return SCORE_EXCEPTION;
-  for (const re of WRAPPER) if (re.test(t)) return SCORE_WRAPPER;
+  if (matchesAny(WRAPPER_LINE, t)) return SCORE_WRAPPER;
   if (LOCATED_MINOR.test(t)) return /warn/i.test(t) ? SCORE_WARNING : SCORE_NOTE;
   if (NOTE.test(t) && !/\berror\b/i.test(t)) return SCORE_NOTE;
-  for (const re of STRONG) if (re.test(t)) return SCORE_STRONG;
+  if (matchesAny(STRONG_LINE, t)) return SCORE_STRONG;
   if (WARNING.test(t) && !/\berror\b/i.test(t)) return SCORE_WARNING;
   if (LOCATED.test(t) || DIAG_CODE_FIRST.test(t)) return SCORE_LOCATED;
   if (WEAK.test(withoutPaths(t)) || HTTP_ERROR.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
@@ -131,7 +135,7 @@ export function lineScore(line: Line): number {
 /** True for generic "something above failed" lines. */
 export function isWrapper(text: string): boolean {
   const t = splitLogPrefix(text.trim()).rest.trim();
-  return WRAPPER.some((re) => re.test(t));
+  return matchesAny(WRAPPER_LINE, t);
 }
 
 export interface Diagnostic {

@@ -1,7 +1,8 @@
 /**
  * The number of regular expressions in src/fingerprint (issue 17: it must go down, not up).
- * Counted on the TypeScript syntax tree: every regex literal and every `new RegExp(…)`, in
- * every file (core, extractors, tool names). A change that needs a new pattern removes or
+ * Counted on the TypeScript syntax tree: every regex literal and every `new RegExp` built from
+ * literal text, in every file (core, extractors, tool names); not a `new RegExp` that joins
+ * patterns already counted (noise.ts `anyOf`). A change that needs a new pattern removes or
  * generalises another, or raises the ceiling below on purpose, where a reviewer sees it.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,12 +21,17 @@ function files(dir: string): string[] {
   });
 }
 
+/** A pattern written out: a string or template literal (with or without substitutions). */
+function isLiteralText(arg: ts.Expression | undefined): boolean {
+  return arg !== undefined && (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg) || ts.isTemplateExpression(arg));
+}
+
 export function countPatterns(path: string): number {
   const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
   let n = 0;
   const visit = (node: ts.Node): void => {
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) n++;
-    else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp') n++;
+    else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'RegExp' && isLiteralText(node.arguments?.[0])) n++;
     ts.forEachChild(node, visit);
   };
   visit(source);

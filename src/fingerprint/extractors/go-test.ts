@@ -10,6 +10,7 @@ const MAX_BACK = 150;
 export const goTest: RunnerExtractor = {
   name: 'go-test',
   header(t) {
+    if (!t.includes('--- FAIL')) return null;
     return /^\s*--- FAIL:\s+(\S+)/.exec(t)?.[1] ?? null;
   },
   errorBefore(lines, header, name) {

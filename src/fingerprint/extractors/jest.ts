@@ -11,11 +11,13 @@ export const FILE_FAIL = /^\s*FAIL\s+(\S+)(?:\s+\([\d.]+\s*m?s\))?\s*$/;
 export const jest: RunnerExtractor = {
   name: 'jest',
   section(t, state) {
+    if (!t.includes('FAIL')) return false;
     const m = FILE_FAIL.exec(t);
     if (m) state.file = m[1]!;
     return m !== null;
   },
   header(t, state) {
+    if (!t.includes('●')) return null;
     const m = /^\s*●\s+(.+?)\s*$/.exec(t);
     if (!m || /^Console\b/.test(m[1]!)) return null;
     const name = cleanName(m[1]!);

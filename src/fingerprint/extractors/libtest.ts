@@ -4,6 +4,7 @@ import { type RunnerExtractor } from './contract.js';
 export const libtest: RunnerExtractor = {
   name: 'libtest',
   header(t) {
+    if (!t.startsWith('---- ')) return null;
     return /^---- (.+?) stdout ----$/.exec(t)?.[1] ?? null;
   },
   marker(t) {

@@ -18,7 +18,7 @@ export const numberedFailures: RunnerExtractor = {
     return true;
   },
   header(t, state) {
-    if (!state.numbered) return null;
+    if (!state.numbered || !t.includes(')')) return null;
     const m = /^\s*\d+\)\s+(.+?)\s*$/.exec(t);
     return m ? cleanName(m[1]!.replace(/:$/, '')) : null;
   },

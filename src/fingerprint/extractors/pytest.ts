@@ -8,6 +8,7 @@ import { type RunnerExtractor } from './contract.js';
 export const pytest: RunnerExtractor = {
   name: 'pytest',
   header(t) {
+    if (!t.startsWith('___')) return null;
     const m = /^_{3,}\s+(.+?)\s+_{3,}$/.exec(t);
     return m ? m[1]!.replace(/\S*\/(\S+)/g, '$1') : null;
   },

@@ -8,6 +8,7 @@ import { cleanName, type RunnerExtractor } from './contract.js';
 export const tap: RunnerExtractor = {
   name: 'tap',
   header(t) {
+    if (!t.includes('not ok') && !t.includes('Failed test')) return null;
     const m = /^\s*not ok\s+\d+(?:\s+-)?\s*(.*?)\s*$/.exec(t);
     if (m) return /#\s*(?:TODO|SKIP)\b/i.test(m[1]!) ? null : cleanName(m[1]!.replace(/\s+#.*$/, '')) || '(unnamed)';
     const d = /^\s*#\s+Failed test (?:'(.*)'|(?:at|in) (\S+) line \d+)/.exec(t);
