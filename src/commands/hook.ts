@@ -9,8 +9,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printJson, writeStderr, writeStdout } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { runtimeInvocation } from '../install/render.js';
-import { runtimeEntry } from '../install/sources.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { runStopHook, type HookInput, type StopHookResult } from '../hook/stop-hook.js';
 
 export const USAGE = 'ralf hook stop [--json]   (reads the host\'s Stop hook JSON on stdin: session_id, cwd, stop_hook_active, ...)';
@@ -25,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const input = await readInput();
     if (values.cwd !== undefined && input.cwd === undefined) input.cwd = values.cwd;
-    result = runStopHook({ input, runtime: runtimeInvocation(process.execPath, runtimeEntry()) });
+    result = runStopHook({ input, runtime: commandInvocation() });
   } catch (err) {
     // Fail open: a broken hook must never trap the agent.
     writeStderr(`ralf hook stop: ${(err as Error).message ?? String(err)}; allowing the stop\n`);

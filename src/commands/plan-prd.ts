@@ -12,6 +12,8 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style } from '../cli/output.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { shellWord } from '../engine/core/commands.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { readUserText } from '../fs/read-user-text.js';
 
 export const USAGE =
@@ -53,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
   mkdirSync(dirname(out), { recursive: true });
   const result = await planPrd({ request: positionals.join(' '), out, projectDir, agent, timeoutMs, env: process.env });
   const rel = relative(cwd, out) || out;
-  const next = `ralf run ${rel} --agent ${values.agent.includes(' ') ? JSON.stringify(values.agent) : values.agent}`;
+  const next = `${commandInvocation()} run ${shellWord(rel)} --agent ${shellWord(values.agent)}`;
   if (values.json) {
     printJson({ path: out, tasks: result.tasks, with_checks: result.withChecks, warnings: result.warnings, model, next: values['skip-review'] ? null : next });
   } else {

@@ -100,21 +100,21 @@ const NEXT_STEP: Record<string, string> = {
   split_task: 'every iteration made progress but it did not converge: split the task, or raise max_iterations and run',
 };
 
-function resetCommandOf(row: ReportRow, planPath: string): string {
-  return resetCommand(planPath, row.scope === 'plan' ? null : row.number);
+function resetCommandOf(row: ReportRow, planPath: string, invocation: string | undefined): string {
+  return resetCommand(planPath, row.scope === 'plan' ? null : row.number, invocation);
 }
 
-function nextLine(row: ReportRow, planPath: string): PhrasingContent[] | null {
+function nextLine(row: ReportRow, planPath: string, invocation: string | undefined): PhrasingContent[] | null {
   if (row.stop_reason === 'interrupted') return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count).`)];
   const action = row.recommended_action;
   const step = action ? NEXT_STEP[action] : undefined;
-  if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath)), text('.')];
+  if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath, invocation)), text('.')];
   if (row.recommendation) return [text(`Next: ${oneLine(row.recommendation)}`)];
   return null;
 }
 
 /** A bullet with sub-bullets for a row that did not simply succeed; null when nothing to say. */
-function detailItem(row: ReportRow, planPath: string): ListItem | null {
+function detailItem(row: ReportRow, planPath: string, invocation: string | undefined): ListItem | null {
   const head: PhrasingContent[] = [strong(text(detailLabel(row))), text(': ')];
   const sub: PhrasingContent[][] = [];
   if (row.stop_reason === null) {
@@ -139,7 +139,7 @@ function detailItem(row: ReportRow, planPath: string): ListItem | null {
     if (row.auto_fixed.length > 0) sub.push(commands('Auto-fixed', row.auto_fixed));
     if (row.still_failing.length > 0) sub.push(commands('Still failing', row.still_failing));
     if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
-    const next = nextLine(row, planPath);
+    const next = nextLine(row, planPath, invocation);
     if (next) sub.push(next);
   }
   const children: BlockContent[] = [paragraph(...head)];
@@ -235,7 +235,7 @@ export function buildLoopReport(input: ReportInput): Root {
   const anyLoopData = rows.some((r) => r.iterations > 0 || r.decision === 'loop');
   if (rows.length > 0 && (enabled || anyLoopData)) {
     children.push(taskTable(rows));
-    const details = [...rows.map((r) => detailItem(r, input.plan.path)), notRunItem(rows)].filter((d): d is ListItem => d !== null);
+    const details = [...rows.map((r) => detailItem(r, input.plan.path, input.invocation)), notRunItem(rows)].filter((d): d is ListItem => d !== null);
     if (details.length > 0) children.push(list(details));
   }
   children.push(...configSection(input), footer(input));

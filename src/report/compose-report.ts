@@ -14,6 +14,7 @@ import { fromPlan } from './from-plan.js';
 import { stringifyMarkdown } from './markdown.js';
 import { minimalSummary, readSummaryText } from './summary-file.js';
 import type { ReportInput } from './types.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { upsertSection, type UpsertResult } from './upsert-section.js';
 
 export interface ComposedReport {
@@ -60,6 +61,7 @@ export function composeLoopReport(args: {
     plan: fromPlan(plan, shown(plan.path)),
     config: { values, sources },
     state_path: stateFile ? shown(stateFile) : undefined,
+    invocation: commandInvocation('terminal'),
   };
   const section = stringifyMarkdown(buildLoopReport(input));
   const original = readSummaryText(args.summaryPath);

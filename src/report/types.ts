@@ -37,6 +37,8 @@ export interface ReportInput {
   config: ReportConfig;
   /** Where the state lives, for the report's footer (e.g. `.planning/ralf/01-02.json`). */
   state_path?: string | undefined;
+  /** How the report's commands start ralf (shell/invocation.ts, for a person at a terminal); default `ralf`. */
+  invocation?: string | undefined;
 }
 
 /** A row's stop reason; `not run` (looped, no state yet), `running` (no stop yet), null (not looped). */

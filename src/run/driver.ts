@@ -18,6 +18,7 @@ import type { EngineDeps } from '../engine/shell/deps.js';
 import { isFinal } from '../engine/core/loop-state.js';
 import { resetCommand } from '../engine/core/commands.js';
 import { loopOf } from '../engine/core/find-loop.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
 import type { LoopState, PlanState, StopReason } from '../engine/core/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
@@ -372,7 +373,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
     if (loop && isFinal(loop)) {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
-      const reset = resetCommand(plan.path, n);
+      const reset = resetCommand(plan.path, n, commandInvocation());
       if (loop.stop_reason === 'blocked') {
         return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
       }
@@ -632,7 +633,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     } catch (err) {
       emitRaw({ type: 'warning', message: `could not record the interrupt: ${(err as Error).message}` });
     }
-    const detail = cause === 'stop_flag' ? '.planning/ralf/STOP is present: state saved; remove it and run again to resume' : 'state saved; run `ralf run` again to resume';
+    const detail = cause === 'stop_flag' ? '.planning/ralf/STOP is present: state saved; remove it and run again to resume' : `state saved; run \`${commandInvocation()} run\` again to resume`;
     return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations, commit: null, halt: { outcome: 'interrupted', reason: cause === 'stop_flag' ? 'stop_flag' : 'interrupted', detail } }, null, detail);
   }
 

@@ -4,6 +4,7 @@
  * erase, with the run's milestones printed above it as they happen. Otherwise (a log
  * file, CI): the milestones as plain lines, no redraws.
  */
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { formatElapsed } from './duration.js';
 import type { RunEvent, RunEventSink } from './events.js';
 
@@ -183,7 +184,7 @@ export function checkpointText(info: import('./events.js').CheckpointInfo, task:
   block('Decision', info.decision);
   block('Options', info.options);
   block('Action', info.action);
-  lines.push(`  → YOUR ACTION: ${info.resume_signal?.trim() || 'do what the task asks'}`, `    then continue with: ralf run <same target> --resume-signal "<your answer>"`, '');
+  lines.push(`  → YOUR ACTION: ${info.resume_signal?.trim() || 'do what the task asks'}`, `    then continue with: ${commandInvocation()} run <same target> --resume-signal "<your answer>"`, '');
   return lines.join('\n');
 }
 

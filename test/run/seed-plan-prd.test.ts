@@ -3,10 +3,13 @@
  * model turns a prompt into `.ralph/prd.md`, the run stops for a human review (or, with
  * --skip-review, goes on into the loop), and an existing PRD is never overwritten.
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
-import { runStableCli } from './helpers.js';
+import { shellWord } from '../../src/engine/core/commands.js';
+import { runtimeInvocation } from '../../src/install/render.js';
+import { runStableCli, stableCliPath } from './helpers.js';
 import { agentSaw, read, seedAgentCmd, seedProject, subjects, write } from './seed-helpers.js';
 
 describe('ralf plan-prd', () => {
@@ -16,7 +19,8 @@ describe('ralf plan-prd', () => {
     const r = await runStableCli(['plan-prd', 'Two files that say ok', '--agent', seedAgentCmd()], { cwd: p.root, env });
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout)).toContain('Wrote .ralph/prd.md: 2 tasks, 2 with a check ralf can run.');
-    expect(String(r.stdout)).toContain(`ralf run .ralph/prd.md --agent ${JSON.stringify(seedAgentCmd())}`);
+    // The next command names this runtime as it runs here (no `ralf` on PATH), the agent quoted for the shell.
+    expect(String(r.stdout)).toContain(`${runtimeInvocation(process.execPath, realpathSync(stableCliPath()))} run .ralph/prd.md --agent ${shellWord(seedAgentCmd())}`);
     expect(read(p, '.ralph/prd.md')).toMatch(/^- \[ \] \*\*Task 1: Make `a\.txt` say ok\*\* \[effort: low\]$/m);
     expect(agentSaw(p, 1).model).toBe('claude-sonnet-4.5');
     expect(subjects(p)).toEqual(['init']);

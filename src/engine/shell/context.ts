@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RalfError } from '../../errors.js';
+import { shellWord } from '../core/commands.js';
+import { commandInvocation } from './invocation.js';
 import type { Plan, PlanTask } from '../../plan/model.js';
 import type { EffectiveConfigLike, EngineDeps } from './deps.js';
 import type { LoopContext, LoopLimits } from '../core/events.js';
@@ -104,6 +106,7 @@ export function loopContext(target: PlanTarget, effective: EffectiveConfigLike, 
   const total = plan?.tasks.length ?? null;
   return {
     limits: limitsOf(effective),
+    invocation: commandInvocation(),
     plan_id: target.planId,
     plan_path: target.planRel,
     plan_progress: total === null ? null : { completed: taskNumber === null ? total : Math.max(0, taskNumber - 1), total },
@@ -114,7 +117,7 @@ export function findTask(plan: Plan, n: number, planPathArg: string): PlanTask {
   const task = plan.tasks.find((t) => t.number === n);
   if (task) return task;
   const range = plan.tasks.length === 0 ? 'the plan has no tasks' : `the plan has tasks 1..${plan.tasks.length}`;
-  throw new RalfError('task_not_found', `${planPathArg}: no task ${n} (${range})`, { problems: [{ file: planPathArg, message: `no task ${n}`, hint: `${range}; run \`ralf plan ${planPathArg}\` to list them.` }] });
+  throw new RalfError('task_not_found', `${planPathArg}: no task ${n} (${range})`, { problems: [{ file: planPathArg, message: `no task ${n}`, hint: `${range}; run \`${commandInvocation()} plan ${shellWord(planPathArg)}\` to list them.` }] });
 }
 
 export function notLoopedOf(plan: Plan): NotLoopedTask[] {
