@@ -547,6 +547,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         if (unconfirmed > MAX_UNCONFIRMED) {
           const reason = 'the checks pass but the agent never confirmed the task\'s manual done criteria (no TASK_DONE promise)';
           const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
+          // Ends blocked like any other blocked task: the agents' paths go back, the attempt is kept under a ref.
+          await revertTask(plan, n, 'never confirmed');
           const record = task ? await recordStop(plan, task, 'blocked', r.iteration, reason) : null;
           return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
         }

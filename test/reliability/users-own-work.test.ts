@@ -165,6 +165,32 @@ describe.concurrent('ralf run commits and restores exactly the agent\'s paths', 
     expectUserWorkIntact(p, false);
   });
 
+  it('a task whose manual criteria the agent never confirms ends blocked with its files restored (the attempt under a ref)', async ({ expect }) => {
+    const task = `<task type="auto">
+  <name>Task 1: Write a</name>
+  <files>a.txt</files>
+  <action>Write ok into a.txt.</action>
+  <verify><automated>node check.mjs a</automated></verify>
+  <done>A person reading a.txt agrees that it looks right</done>
+</task>`;
+    const p = makeProject([task]);
+    seedUserWork(p.root);
+    // Never says TASK_DONE: fixes a.txt (confirm), changes nothing (confirm), breaks it (a counted
+    // retry, which resets the engine's confirm streak), fixes it again: the run's own bound on
+    // requests nobody answers ends the task blocked.
+    const counter = join(tempDir('ralf-agent-calls-'), 'n');
+    const script = `n=$(cat '${counter}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${counter}'; case $n in 1|4) echo ok > a.txt;; 3) echo bad > a.txt;; esac; echo working`;
+    const r = await run(p, `sh -c ${JSON.stringify(script)} {prompt}`);
+    expect(r.exitCode, r.stderr).toBe(20);
+    expect(r.events.filter((e) => e.type === 'task_end').at(-1)).toMatchObject({ outcome: 'blocked' });
+    expect(existsSync(join(p.root, 'a.txt'))).toBe(false);
+    const revert = r.events.find((e) => e.type === 'revert' && e.files.includes('a.txt'));
+    expect(revert?.saved_as).toMatch(/^refs\/ralf\/attempts\/01-01\/task-1\//);
+    expectUserWorkIntact(p, false);
+    execFileSync('sh', ['-c', revert!.restore_command], { cwd: p.root });
+    expect(readFileSync(join(p.root, 'a.txt'), 'utf8')).toBe('ok\n');
+  });
+
   it('files the checks create between iterations are not the agent\'s: never restored', async ({ expect }) => {
     const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
     // The check writes a report file into the project (not ignored) every time it runs.
