@@ -34,6 +34,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = commands[name];
   if (!entry) {
+    if (wantsJson(rest)) {
+      const { renderError } = await import('./cli/render-error.js');
+      const { usageError } = await import('./errors.js');
+      return renderError(usageError(`unknown command "${name}"`, `one of: ${Object.keys(commands).join(', ')}`), true);
+    }
     writeStderr(`ralf: unknown command "${name}"\n\n${help()}`);
     return ExitCode.badInput;
   }

@@ -2,15 +2,28 @@ import { RalfError, location } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeStderr, writeStdout } from './output.js';
 
+/** What an error is, once: the JSON document's `error` object and the readable text. */
+interface RenderedError {
+  error: Record<string, unknown>;
+  text: string;
+  exitCode: number;
+}
+
 /**
- * The one place errors become output. Readable form on stderr; with --json, also a
- * `{ "error": {...} }` document on stdout so agents can parse it. Returns the exit code.
+ * The one place errors become output. The readable form goes to stderr; with --json the
+ * error is ONE document on stdout, `{ "error": {...}, "exit_code": N }`, and stderr stays
+ * quiet, so an agent reading the merged output parses one JSON document. Returns the exit code.
  */
 export function renderError(err: unknown, json: boolean): number {
+  const r = describeError(err);
+  // One line: a whole-document reader parses it, and so does a reader of `ralf run --json`'s event lines.
+  if (json) writeStdout(`${JSON.stringify({ error: r.error, exit_code: r.exitCode })}\n`);
+  else writeStderr(r.text);
+  return r.exitCode;
+}
+
+function describeError(err: unknown): RenderedError {
   if (err instanceof RalfError) {
-    if (json) {
-      writeStdout(`${JSON.stringify({ error: { kind: err.kind, message: err.message, problems: err.problems } }, null, 2)}\n`);
-    }
     const lines = [`ralf: ${err.message}`];
     for (const p of err.problems) {
       const where = location(p);
@@ -20,25 +33,19 @@ export function renderError(err: unknown, json: boolean): number {
       if (head !== err.message) lines.push(`  ${head}`);
       if (p.hint) lines.push(`    hint: ${p.hint}`);
     }
-    writeStderr(`${escapeControls(lines.join('\n'))}\n`);
-    return err.exitCode;
+    return { error: { kind: err.kind, message: err.message, problems: err.problems }, text: `${escapeControls(lines.join('\n'))}\n`, exitCode: err.exitCode };
   }
   const git = gitFailure(err);
-  if (git) {
-    if (json) writeStdout(`${JSON.stringify({ error: { kind: 'environment', message: git.message } }, null, 2)}\n`);
-    writeStderr(`${escapeControls(`ralf: ${git.message}\n    hint: ${git.hint}`)}\n`);
-    return ExitCode.internal;
-  }
+  if (git) return { error: { kind: 'environment', message: git.message, hint: git.hint }, text: `${escapeControls(`ralf: ${git.message}\n    hint: ${git.hint}`)}\n`, exitCode: ExitCode.internal };
   const io = ioFailure(err);
-  if (io) {
-    if (json) writeStdout(`${JSON.stringify({ error: { kind: 'io', message: io.message, code: io.code, path: io.path } }, null, 2)}\n`);
-    writeStderr(`${escapeControls(`ralf: ${io.message}\n    hint: ${io.hint}`)}\n`);
-    return ExitCode.internal;
-  }
+  if (io) return { error: { kind: 'io', message: io.message, code: io.code, path: io.path, hint: io.hint }, text: `${escapeControls(`ralf: ${io.message}\n    hint: ${io.hint}`)}\n`, exitCode: ExitCode.internal };
   const e = err as Error;
-  if (json) writeStdout(`${JSON.stringify({ error: { kind: 'internal', message: String(e?.message ?? e) } }, null, 2)}\n`);
-  writeStderr(`ralf: internal error: ${e?.stack ?? String(e)}\nThis is a bug in ralf; please report it with the command you ran.\n`);
-  return ExitCode.internal;
+  const hint = 'This is a bug in ralf; please report it with the command you ran.';
+  return {
+    error: { kind: 'internal', message: String(e?.message ?? e), hint, ...(e?.stack ? { stack: e.stack } : {}) },
+    text: `ralf: internal error: ${e?.stack ?? String(e)}\n${hint}\n`,
+    exitCode: ExitCode.internal,
+  };
 }
 
 /**

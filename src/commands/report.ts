@@ -61,7 +61,8 @@ export async function run(argv: string[]): Promise<number> {
   const action = report.action;
 
   const tasks = reportRows(input);
-  printWarnings(result.warnings);
+  // With --json the warnings are in the document (stderr stays quiet for agents).
+  if (!values.json) printWarnings(result.warnings);
   if (values.json) {
     printJson({
       summary: summaryPath,

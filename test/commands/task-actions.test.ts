@@ -140,7 +140,7 @@ describe('ralf status', () => {
     expect(JSON.parse(String(one.stdout)).error.kind).toBe('state_newer');
     const v = await p.verify(1);
     expect(v.code).toBe(2);
-    expect(v.stderr).toMatch(/newer ralf/);
+    expect(v.json.error.message).toMatch(/newer ralf/);
     // Untouched.
     expect(p.state().schema_version).toBe(99);
   });

@@ -152,8 +152,8 @@ describe('ralf task verify: refused and skipped tasks', () => {
     const r = await p.verify(2);
     expect(r.code).toBe(2);
     expect(r.json.error.kind).toBe('task_refused');
-    expect(r.stderr).toMatch(/checkpoint/);
-    expect(r.stderr).toMatch(/CHECKPOINT REACHED/);
+    expect(JSON.stringify(r.json.error)).toMatch(/checkpoint/);
+    expect(JSON.stringify(r.json.error)).toMatch(/CHECKPOINT REACHED/);
     const state = p.state();
     expect(state.not_looped).toEqual([expect.objectContaining({ number: 2, decision: 'refuse', type: 'checkpoint:human-verify' })]);
     expect(state.tasks).toEqual({});
@@ -167,7 +167,7 @@ describe('ralf task verify: refused and skipped tasks', () => {
     const r = await p.verify(1);
     expect(r.code).toBe(2);
     expect(r.json.error.kind).toBe('task_skipped');
-    expect(r.stderr).toMatch(/without the loop/);
+    expect(JSON.stringify(r.json.error)).toMatch(/without the loop/);
   });
 
   it('an unknown task number is a usage error', async () => {

@@ -53,8 +53,8 @@ describe('cosmiconfig, public API', () => {
     writeFileSync(join(root, '.planning', 'config.json'), JSON.stringify({ $import: './evil.js', ralf_lite: {} }));
     const bad = await runCli(['config', '--json', '--cwd', root], { env });
     expect(bad.exitCode).toBe(2);
-    expect(String(bad.stderr)).toContain('evil.js');
-    expect(String(bad.stderr)).toContain('JSON config files only');
+    expect(JSON.parse(String(bad.stdout)).error.message).toContain('evil.js');
+    expect(JSON.parse(String(bad.stdout)).error.message).toContain('JSON config files only');
     expect(existsSync(marker)).toBe(false);
   });
 });

@@ -51,10 +51,11 @@ function expectError(r: Awaited<ReturnType<typeof plan>>, file: string, match: s
   const err = r.json.error;
   expect(err.kind).toMatch(/^plan_/);
   expect(err.problems[0].file).toBe(file);
+  // --json: the error is the one document on stdout; stderr stays quiet.
+  expect(String(r.stderr)).toBe('');
   if (line !== undefined) {
     expect(err.problems[0].line).toBe(line);
-    expect(String(r.stderr)).toContain(`${file}:${line}`);
-  } else expect(String(r.stderr)).toContain(file);
+  } else expect(err.message).toContain(file);
   expect([err.message, ...err.problems.map((p: { message: string }) => p.message)].join('\n')).toContain(match);
 }
 

@@ -49,10 +49,10 @@ function expectRefused(r: Exit & { json: any }, file: string, match: string | Re
   expect(r.json.error.kind).toMatch(/^summary_/);
   const p = r.json.error.problems[0];
   expect(p.file).toBe(file);
-  if (line !== undefined) {
-    expect(p.line).toBe(line);
-    expect(r.stderr).toContain(`${file}:${line}`);
-  } else expect(r.stderr).toContain(file);
+  // --json: the error is the one document on stdout; stderr stays quiet.
+  expect(r.stderr).toBe('');
+  if (line !== undefined) expect(p.line).toBe(line);
+  expect(r.stdout).toContain(file);
   expect(r.json.error.message).toMatch(match);
 }
 
@@ -83,7 +83,8 @@ describe('the bad-summary corpus', () => {
         // One warning per thing left alone (two old unmarked sections: two warnings).
         expect(r.json.warnings.length).toBeGreaterThanOrEqual(1);
         for (const w of r.json.warnings) expect(w).toMatchObject({ file, message: expect.stringContaining(e.warning), ...(e.warningLine ? { line: e.warningLine } : {}) });
-        expect(r.stderr).toContain(e.warning);
+        // With --json the warnings are in the document only.
+        expect(r.stderr).toBe('');
       }
       const after = readFileSync(p.path(SUMMARY_REL));
       const text = after.toString('utf8');
@@ -190,8 +191,9 @@ describe('summaries that cannot be committed', () => {
       const r = await report(p);
       expect(r.code).toBe(1);
       expect(r.json.error).toMatchObject({ kind: 'io', code: 'EPERM', path: p.path(SUMMARY_REL) });
-      expect(r.stderr).toContain(`-> ${p.path(SUMMARY_REL)}: operation not permitted`);
-      expect(r.stderr).not.toMatch(/internal error|bug in ralf/);
+      expect(r.stderr).toBe('');
+      expect(r.json.error.message).toContain(`-> ${p.path(SUMMARY_REL)}: operation not permitted`);
+      expect(r.stdout).not.toMatch(/internal error|bug in ralf/);
       // The temp file was removed; the summary is untouched.
       expect(treeListing(p.dir)).toEqual(before);
     } finally {

@@ -28,9 +28,12 @@ async function failsClearly(p: Project, code: string, path: string): Promise<voi
   const r = await p.run(['task', 'verify', PLAN_REL, '1', '--json']);
   expect(r.code).toBe(1);
   expect(JSON.parse(r.stdout).error).toMatchObject({ kind: 'io', code, path });
-  expect(r.stderr).toContain(path);
-  expect(r.stderr).toContain(`(${code})`);
-  expect(r.stderr).not.toMatch(/internal error|bug in ralf|\n\s+at /);
+  // --json: the error is the one document on stdout; stderr stays quiet.
+  expect(r.stderr).toBe('');
+  const message = JSON.parse(r.stdout).error.message as string;
+  expect(message).toContain(path);
+  expect(message).toContain(`(${code})`);
+  expect(r.stdout).not.toMatch(/internal error|bug in ralf|\n\s+at /);
 }
 
 async function resumes(p: Project, count: number): Promise<void> {

@@ -47,8 +47,9 @@ describe.concurrent('links out of the project are refused, never written through
     symlinkSync(outside, p.path('.planning/ralf'));
     const v = await p.verify(1);
     expect(v.code).toBe(2);
-    expect(v.stderr).toContain(p.path('.planning/ralf'));
-    expect(v.stderr).not.toMatch(/\bdelete\b/i);
+    // --json: the error is the one document on stdout.
+    expect(JSON.stringify(v.json)).toContain(p.path('.planning/ralf'));
+    expect(JSON.stringify(v.json)).not.toMatch(/\bdelete\b/i);
     expect(treeListing(outside)).toEqual({});
   });
 
@@ -71,8 +72,8 @@ describe.concurrent('links out of the project are refused, never written through
     symlinkSync(join(outside, 'precious.json'), p.path('.planning/ralf/01-01.json'));
     const v = await p.verify(1);
     expect(v.code).toBe(2);
-    expect(v.stderr).toMatch(/symbolic link/);
-    expect(v.stderr).not.toMatch(/\bdelete (it|the file)\b/i);
+    expect(JSON.stringify(v.json)).toMatch(/symbolic link/);
+    expect(JSON.stringify(v.json)).not.toMatch(/\bdelete (it|the file)\b/i);
     expect(readFileSync(join(outside, 'precious.json'), 'utf8')).toBe('my precious, not JSON\n');
   });
 

@@ -88,6 +88,6 @@ describe('copilot_ralf: .ralph/prd.md', () => {
 
     const planOnly = await seedRun(p, ['-p', '.', '--plan-only']);
     expect(planOnly.exitCode).toBe(2);
-    expect(planOnly.stderr).toMatch(/ralf plan-prd/);
+    expect(JSON.stringify(JSON.parse(planOnly.stdout.trim().split('\n').at(-1)!).error)).toMatch(/ralf plan-prd/);
   });
 });

@@ -88,7 +88,7 @@ describe('ralph1: requirements.json + history.jsonl', () => {
 
     const bad = await seedRun(p, ['--requirements=reqs/requirements.json', '--reasoning=max']);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/--reasoning: "max" is not a reasoning level/);
+    expect(JSON.parse(bad.stdout.trim().split('\n').at(-1)!).error.message).toMatch(/--reasoning: "max" is not a reasoning level/);
   });
 
   it('with --duration, selects a failed requirement again (with its history) until it passes or the time is up', async () => {
