@@ -43,6 +43,30 @@ export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER.test(text.trim());
 }
 
+/**
+ * A template's slot left as it was (`<automated>cmd</automated>`, `command`, `YOUR_TEST_CMD`):
+ * ONE word, no arguments, no shell syntax, that names a command instead of being one. Two
+ * general cases, neither a list of tools:
+ * - a shell builtin alone, other than `true`/`false` (the exception the inline-code rule makes
+ *   too): `command`, `exec`, `eval`, `cd`, `echo` with nothing to act on do nothing a check
+ *   could observe and succeed, a silent green;
+ * - a word that does not resolve here and whose label says it stands for a command: a part
+ *   (split at `-`, `_`, `.`) is `cmd`, `command` or `your`.
+ * Any other lone word stays a check installed or not (`actionlint` fails honestly with
+ * "command not found" where it is missing), and so does anything with arguments.
+ */
+export function isTemplateSlot(text: string, resolves: ProgramResolver = NO_PROGRAMS): boolean {
+  const t = text.trim();
+  if (!/^[A-Za-z_][\w.+-]*$/.test(t)) return false;
+  if (t === 'true' || t === 'false') return false;
+  if (SHELL_BUILTINS.has(t)) return true;
+  if (resolves(t)) return false;
+  return t.toLowerCase().split(/[-_.]+/).some((part) => SLOT_LABELS.has(part));
+}
+
+/** Words a template uses to label a command slot. */
+const SLOT_LABELS = new Set(['cmd', 'command', 'your']);
+
 /** Whitespace-separated words with quotes kept together (for the sentence test only). */
 function words(text: string, max = 48): string[] {
   return (text.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).slice(0, max);

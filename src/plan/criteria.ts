@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isPlaceholder, isProjectPath, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { isPlaceholder, isProjectPath, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -354,7 +354,7 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
   if (!whole) return [];
   const at = firstLine + lead;
   const source = { element: ctx.element, line: at };
-  if (isPlaceholder(whole)) return [{ text: whole.split('\n')[0]!, source, checks: [], named: [], manual: true, placeholder: true }];
+  if (isPlaceholder(whole) || isTemplateSlot(whole, ctx.resolves)) return [{ text: whole.split('\n')[0]!, source, checks: [], named: [], manual: true, placeholder: true }];
   if (!body.some((l) => /`[^`]+`/.test(l)) || /^\s*[^`\s]/.test(whole) && !isSentence(whole.split('\n')[0]!.replace(/`/g, ''))) {
     // A script, unless it is prose: split sentence lines (outside heredocs) out as criteria.
     const out: Criterion[] = [];

@@ -73,11 +73,13 @@ interface Resolved {
   /** Named prose with no configured command (`tests pass` without `checks.tests`). */
   unresolved: NamedCheckKind[];
   placeholders: number;
+  /** Each placeholder `<automated>`: its text and line (for the warning). */
+  placeholderAt: Array<{ text: string; line: number }>;
 }
 
 /** Criteria → executable checks (deduplicated, in plan order) and manual criteria. */
 export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands): Resolved {
-  const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0 };
+  const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0, placeholderAt: [] };
   const seen = new Set<string>();
   const add = (c: Check) => {
     const key = checkKey(c);
@@ -95,7 +97,10 @@ export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands
         resolved++;
       } else if (!out.unresolved.includes(kind)) out.unresolved.push(kind);
     }
-    if (c.placeholder) out.placeholders++;
+    if (c.placeholder) {
+      out.placeholders++;
+      out.placeholderAt.push({ text: c.text, line: c.source.line });
+    }
     if (c.manual || (c.checks.length === 0 && resolved === 0)) out.manual.push(c.text);
   }
   return out;
@@ -263,7 +268,7 @@ export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands:
   const tasks: PlanTask[] = parsed.tasks.map((t) => {
     const tracked = trackerCriteria(t, context);
     const r = resolveCriteria(tracked.criteria, commands);
-    if (r.placeholders > 0) warnings.push(`task ${t.number} (line ${t.line}): <automated> holds a placeholder, not a command`);
+    for (const ph of r.placeholderAt) warnings.push(`task ${t.number} (line ${ph.line}): <automated> holds a placeholder (${JSON.stringify(ph.text.length > 60 ? `${ph.text.slice(0, 60)}…` : ph.text)}), not a command; it is no check`);
     if (t.checkpoint_ambiguity) warnings.push(`task ${t.number} (line ${t.line}): ${t.checkpoint_ambiguity}; refused`);
     if (tracked.note) warnings.push(`task ${t.number} (line ${t.line}): ${tracked.note}`);
     const precondition = t.elements.precondition ? preconditionReason(t.elements.precondition.replace(/\s+/g, ' ').trim(), env) : null;

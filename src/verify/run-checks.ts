@@ -7,7 +7,7 @@ import { runCommand } from './run-command.js';
 import { judgeCommand } from './judge.js';
 import { oneShot } from './one-shot.js';
 import { pipelineWarnings, readGrepFiltersAsMeant } from '../plan/pipelines.js';
-import { readFileSync } from 'node:fs';
+import { readUserTextIfExists } from '../fs/read-user-text.js';
 import { join } from 'node:path';
 
 /**
@@ -27,7 +27,9 @@ export type RawCheckResult = Omit<CheckResult, 'fingerprint' | 'failing_tests'> 
 /** The project's package.json scripts, or null (no file, not JSON, no scripts). */
 function packageScripts(cwd: string): Record<string, string> | null {
   try {
-    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
+    // Non-blocking, fstat'ed read: a package.json that is a FIFO or a device is no package.json.
+    const pkg = JSON.parse(readUserTextIfExists(join(cwd, 'package.json'), { what: 'package.json', maxBytes: 4 * 1024 * 1024 }) ?? 'null') as { scripts?: unknown } | null;
+    if (pkg === null || typeof pkg !== 'object') return null;
     if (typeof pkg.scripts !== 'object' || pkg.scripts === null) return null;
     return Object.fromEntries(Object.entries(pkg.scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
   } catch {

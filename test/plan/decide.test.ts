@@ -138,3 +138,24 @@ describe('plan decisions', () => {
     expect(decidePlan(parsed, DEFAULT_CONFIG, {})).toEqual(decidePlan(parsed, DEFAULT_CONFIG, {}));
   });
 });
+
+describe('template placeholders in <automated> are no check (issue 13)', () => {
+  const automated = (content: string) => `<task type="auto">\n  <name>T</name>\n  <verify>\n    <automated>${content}</automated>\n  </verify>\n</task>\n`;
+  // The <automated> element is on line 11 of FM + this body.
+  const slots = ['cmd', 'command', 'CMD', '&lt;command&gt;', 'TODO', 'your-test-command', 'YOUR_LINT_CMD', 'exec', 'eval'];
+  it.each(slots)('<automated>%s</automated>: skipped, with a warning naming its line', (content) => {
+    const plan = decide(automated(content));
+    expect(plan.tasks[0]!.decision).toBe('skip');
+    expect(plan.tasks[0]!.checks).toEqual([]);
+    expect(plan.warnings.join('\n')).toMatch(/task 1 \(line 11\): <automated> holds a placeholder \(".+"\), not a command; it is no check/);
+  });
+
+  // One word that runs something here, or any word with arguments, is still a check.
+  const checks = ['false', 'true', 'node', 'actionlint', 'mycmd', 'zig build test', 'mytool --check', './scripts/verify.sh', 'command -v node'];
+  it.each(checks)('<automated>%s</automated> is still a check', (content) => {
+    const plan = decide(automated(content));
+    expect(plan.tasks[0]!.decision).toBe('loop');
+    expect(plan.tasks[0]!.checks.map((c) => ('command' in c ? c.command : null))).toEqual([content]);
+    expect(plan.warnings.join('\n')).not.toMatch(/placeholder/);
+  });
+});
