@@ -31,7 +31,7 @@ import { runAgentAttempts } from './agent-attempts.js';
 import { sleep as realSleep } from './backoff.js';
 import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
 import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
-import { commitMessage, insideGit, type RevertResult } from './git-ops.js';
+import { commitMessage, insideGit, pushMirrorRemotes, type RevertResult } from './git-ops.js';
 import { IterationSnapshots } from './iteration-snapshots.js';
 import { ensureStateDir } from '../fs/inside-project.js';
 import { openAgentLedger, reapOrphanAgents } from './agent-ledger.js';
@@ -176,6 +176,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   // snapshots use the project's untracked-file cap, as the verifies do.
   const snapshotOptions = { maxUntrackedFileBytes: untrackedFileCapBytes(cfg.snapshot?.max_untracked_file_mb) };
   const touchesByPlan = new Map<string, IterationSnapshots>();
+  let mirrorWarned = false;
   const touchesOf = (plan: Plan): IterationSnapshots => {
     let t = touchesByPlan.get(plan.id);
     if (!t) touchesByPlan.set(plan.id, (t = new IterationSnapshots(root, plan.id, (message) => emitRaw({ type: 'warning', message }), now, snapshotOptions)));
@@ -198,6 +199,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   // An agent left running by a run killed with -9 is stopped before this run starts one.
   for (const pgid of await reapOrphanAgents(root)) emitRaw({ type: 'warning', message: `stopped the agent (process group ${pgid}) of an earlier \`ralf run\` that was killed` });
   if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
+  // Push-mirror remotes would send the attempt refs a restore keeps: said once, at the first restore.
+  const mirrors = insideGit(root) ? await pushMirrorRemotes(root).catch(() => []) : [];
   if (o.budgets.max_tokens !== null && o.agent.kind === 'command') {
     emitRaw({ type: 'warning', message: `token budget ${o.budgets.max_tokens}: only tokens the agent reports are counted, and "${o.agent.label}" is a command: unless it prints Claude Code stream-json or OpenCode json events, nothing is counted and the budget never stops the run (use --agent claude or --agent opencode, or --duration)` });
   }
@@ -209,6 +212,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       continue;
     }
     emitRaw({ type: 'plan_start', plan_id: plan.id, path: plan.path, tasks: plan.tasks.length });
+    await recoverInterrupted(plan);
     // The target's documented warnings (unknown ralph.json keys, non-JSON history lines, ignored files).
     if (o.target.kind !== 'gsd-plan' && o.target.kind !== 'gsd-phase') for (const message of plan.warnings) emitRaw({ type: 'warning', message });
     const memory = readRunMemory(root, plan.id);
@@ -639,6 +643,33 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations, commit: null, halt: { outcome: 'interrupted', reason: cause === 'stop_flag' ? 'stop_flag' : 'interrupted', detail } }, null, detail);
   }
 
+  /**
+   * An earlier run killed (-9) while its agent worked left that agent's edits in the tree: the
+   * paths changed since that agent started go back (kept under a ref), nothing else is touched.
+   */
+  async function recoverInterrupted(plan: Plan): Promise<void> {
+    let found;
+    try {
+      found = await touchesOf(plan).recoverInterrupted();
+    } catch (err) {
+      emitRaw({ type: 'warning', message: `could not check for an interrupted iteration of an earlier \`ralf run\` of ${plan.id}: ${(err as Error).message.split('\n')[0]}` });
+      return;
+    }
+    for (const f of found) {
+      const what = `an earlier \`ralf run\` was killed while its agent worked on ${f.task === null ? 'the plan-level loop' : `task ${f.task}`} of ${plan.id} (iteration ${f.iteration}, started ${f.at})`;
+      if (f.revert && f.revert.files.length > 0) {
+        emitRevert(plan, f.task, 'iteration', f.revert, 'interrupted: the run was killed while the agent worked');
+        const back = f.revert.restore_command ? `; to get them back: ${f.revert.restore_command}` : '';
+        emitRaw({
+          type: 'warning',
+          message: `${what}: the files it changed were put back as they were before that agent started: ${list(f.revert.files)}. Nothing is lost: they are kept under ${f.revert.saved_as}${back} (edits you made to these files after the kill are in it too). Your other files were not touched.`,
+        });
+      } else if (f.left.length > 0) {
+        emitRaw({ type: 'warning', message: `${what}: the plan-level loop restores nothing, so what changed since then is left as it is and not committed by ralf: ${list(f.left)}` });
+      }
+    }
+  }
+
   /** Restores what the agents changed in this task (nothing else); the plan-level loop restores nothing. */
   async function revertTask(plan: Plan, n: number | null, why: string): Promise<void> {
     if (n === null) return;
@@ -662,6 +693,14 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   function emitRevert(plan: Plan, n: number | null, scope: 'iteration' | 'task', r: RevertResult, why: string): void {
     emitRaw({ type: 'revert', plan_id: plan.id, task: n, scope, files: r.files, saved_as: r.saved_as, restore_command: r.restore_command, why });
     for (const s of r.skipped) emitRaw({ type: 'warning', message: `not restored: ${s.path}: ${s.reason}` });
+    if (r.saved_as && !mirrorWarned && mirrors.length > 0) {
+      mirrorWarned = true;
+      const remotes = mirrors;
+      emitRaw({
+        type: 'warning',
+        message: `${remotes.map((m) => `remote "${m}"`).join(', ')} ${remotes.length === 1 ? 'is a push mirror' : 'are push mirrors'}: \`git push\` sends every ref, the restored attempts under refs/ralf/ included (they hold HEAD plus the agent's files). \`git for-each-ref refs/ralf\` lists them and \`git update-ref -d <ref>\` drops one; or mirror without them: git push --force --prune <remote> 'refs/*:refs/*' '^refs/ralf/*'`,
+      });
+    }
   }
 
   /**
@@ -762,4 +801,9 @@ function safeCall(fn: () => void, emit: (e: RunEventBody) => void): void {
   } catch (err) {
     emit({ type: 'warning', message: (err as Error).message });
   }
+}
+
+/** Up to 20 paths, then a count. */
+function list(paths: string[]): string {
+  return `${paths.slice(0, 20).join(', ')}${paths.length > 20 ? `, … (${paths.length} in all)` : ''}`;
 }

@@ -137,7 +137,9 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
   }
   if (differing.length === 0) return none;
 
-  const ref = await keepAttempt(root, now, keep);
+  // The attempt holds HEAD plus only the paths being restored, never the rest of the working tree:
+  // the user's untracked notes must not ride along in a ref that `git push --mirror` would send.
+  const ref = await keepAttempt(root, await attemptTree(root, differing.flatMap((d) => d.changes)), keep);
   const result: RevertResult = { files: [], saved_as: ref, restore_command: null, skipped: [] };
   for (const { base, changes } of differing) {
     const r = await restoreTree(root, base, changes.map((c) => c.path), snapshotOptions);
@@ -148,6 +150,17 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
   const inAttempt = differing.flatMap((d) => d.changes.filter((c) => c.new_mode !== ABSENT_MODE && c.new_mode !== GITLINK).map((c) => c.path)).sort();
   result.restore_command = restoreCommand(root, ref, inAttempt);
   return result;
+}
+
+/** HEAD's tree with `changes` applied as they are now (a removal removes): what an attempt ref keeps. */
+async function attemptTree(root: string, changes: PathChange[]): Promise<string> {
+  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const info = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK).map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
+  return withTempIndex(root, 'empty', async (env) => {
+    if (head) await runGit(['read-tree', head], { cwd: root, env });
+    if (info) await runGit(['update-index', '--index-info'], { cwd: root, env, input: `${info}\n` });
+    return gitText(['write-tree'], { cwd: root, env });
+  });
 }
 
 /** A commit of `tree` (parent: HEAD when there is one) under a new ref of the `keep.ref` name. */
@@ -163,6 +176,20 @@ async function keepAttempt(root: string, tree: string, keep: AttemptRef): Promis
     if (r.code === 0) return ref;
     if (i >= 20) throw new GitError(['update-ref', ref, sha], r.code, r.stderr);
   }
+}
+
+/**
+ * Remotes configured as push mirrors (`git remote add --mirror=push`, `remote.<name>.mirror`):
+ * a plain `git push` to them sends every ref, `refs/ralf/` included.
+ */
+export async function pushMirrorRemotes(root: string): Promise<string[]> {
+  const r = await runGit(['config', '--get-regexp', '^remote\\..*\\.mirror$'], { cwd: root, okCodes: [0, 1] });
+  return r.stdout
+    .toString('utf8')
+    .split('\n')
+    .map((l) => /^remote\.(.+)\.mirror\s+(\S+)$/i.exec(l.trim()))
+    .filter((m): m is RegExpExecArray => m !== null && /^(?:true|yes|on|1)$/i.test(m[2]!))
+    .map((m) => m[1]!);
 }
 
 /** `refs/ralf/attempts/<plan>/task-<n>/<UTC time>`; unsafe characters of the plan id become `-`. */

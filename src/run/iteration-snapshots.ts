@@ -10,8 +10,11 @@
  * earlier runs' agents changed; the base snapshots are kept reachable under
  * `refs/ralf/bases/<plan>/<task>` until the task is committed or restored, so `git gc`
  * cannot drop what a restore needs. An iteration whose run was killed (-9) before it could
- * measure is reported, and its files are left as they are: changes since then cannot be
- * told apart from the user's.
+ * measure is recorded as pending (with the snapshot from before its agent started, kept under
+ * the base ref too); the next run of the plan puts the paths changed since that snapshot back,
+ * keeping them under an attempt ref first, so nothing is lost: edits made after the kill to
+ * those paths are in that ref as well, and the message says how to get them back. Paths that
+ * did not change since the agent started (the user's other work) are never touched.
  */
 import { readTextIfExists } from '../fs/read-if-exists.js';
 import { ensureStateDir } from '../fs/inside-project.js';
@@ -40,6 +43,18 @@ export function touchLedgerPath(root: string, planId: string): string {
   return join(runDir(root), `${planId}.touched.json`);
 }
 
+/** What the next run did about an iteration whose `ralf run` was killed while its agent worked. */
+export interface InterruptedIteration {
+  task: number | null;
+  iteration: number;
+  /** When that agent started. */
+  at: string;
+  /** The paths put back (empty: nothing had changed, or the plan-level loop, which restores nothing). */
+  revert: RevertResult | null;
+  /** Paths changed since that agent started that were left as they are (the plan-level loop). */
+  left: string[];
+}
+
 export class IterationSnapshots {
   private readonly path: string;
 
@@ -54,24 +69,47 @@ export class IterationSnapshots {
     this.path = touchLedgerPath(root, planId);
   }
 
+  /**
+   * Iterations of this plan whose `ralf run` died (kill -9, power loss) while the agent worked:
+   * each task's paths changed since that agent started are put back to that snapshot, the
+   * current content kept under an attempt ref first. Call before any agent of this run starts
+   * (after the dead run's agent was stopped).
+   */
+  async recoverInterrupted(): Promise<InterruptedIteration[]> {
+    const ledger = this.read();
+    const out: InterruptedIteration[] = [];
+    for (const [k, entry] of Object.entries(ledger.tasks)) {
+      const pending = entry.pending;
+      if (!pending || pending.pid === process.pid || processAlive(pending.pid)) continue;
+      const task = k === 'plan' ? null : Number(k);
+      const now = await snapshot(this.root);
+      const since = now === null ? [] : await pathChanges(this.root, pending.before, now).catch(() => []);
+      const result: InterruptedIteration = { task, iteration: pending.iteration, at: pending.at, revert: null, left: [] };
+      if (since.length > 0 && task !== null) {
+        result.revert = await restorePaths(this.root, new Map(since.map((c) => [c.path, pending.before])), this.attempt(task, 'interrupted iteration'));
+      } else result.left = since.map((c) => c.path);
+      // Measured now: forget the pending mark (re-read: restorePaths does not touch the ledger).
+      const fresh = this.read();
+      const e = fresh.tasks[k];
+      if (e) {
+        e.pending = null;
+        this.write(fresh);
+      }
+      out.push(result);
+    }
+    return out;
+  }
+
   /** Snapshot before an agent iteration (null outside git), recorded as pending until `after`. */
   async before(task: number | null, iteration: number): Promise<string | null> {
     const tree = await snapshot(this.root, this.snapshotOptions);
     if (tree === null) return null;
     const ledger = this.read();
     const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
-    if (entry.pending && entry.pending.pid !== process.pid && !processAlive(entry.pending.pid)) {
-      const since = await pathChanges(this.root, entry.pending.before, tree).catch(() => []);
-      if (since.length > 0) {
-        const names = since.map((c) => c.path);
-        this.warn(
-          `an earlier \`ralf run\` was killed while its agent worked on ${task === null ? 'the plan-level loop' : `task ${task}`} (iteration ${entry.pending.iteration}); ` +
-            `what it changed cannot be told apart from your own changes, so these files are left as they are and are not committed by ralf: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}`,
-        );
-      }
-    }
     entry.pending = { before: tree, iteration, pid: process.pid, at: new Date(this.now()).toISOString() };
     this.write(ledger);
+    // Reachable while pending: a run killed now leaves the next run this snapshot to restore to.
+    await this.keepBase(task, tree);
     return tree;
   }
 
@@ -82,15 +120,8 @@ export class IterationSnapshots {
     const changes = tree === null ? [] : await pathChanges(this.root, before, tree);
     const ledger = this.read();
     const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
-    let added = false;
-    for (const c of changes) {
-      if (entry.paths[c.path] === undefined) {
-        entry.paths[c.path] = before;
-        added = true;
-      }
-    }
+    for (const c of changes) entry.paths[c.path] ??= before;
     entry.pending = null;
-    if (added) await this.keepBase(task, before);
     this.write(ledger);
     return changes;
   }

@@ -105,6 +105,9 @@ describe.concurrent("the user's own work around ralf run", () => {
           const reverts = r.events.filter((e) => e.type === 'revert' && e.files.length > 0);
           expect(reverts.length).toBeGreaterThan(0);
           for (const rv of reverts) expect(rv.saved_as).toMatch(/^refs\/ralf\/attempts\/01-01\/task-1\//);
+          // An attempt holds HEAD plus the agent's files only: never the user's untracked or staged-only files.
+          for (const rv of reverts) expect(git(p.root, 'ls-tree', '-r', '--name-only', rv.saved_as).split('\n')).not.toEqual(expect.arrayContaining(['notes.txt']));
+          for (const rv of reverts) expect(git(p.root, 'ls-tree', '-r', '--name-only', rv.saved_as).split('\n')).not.toEqual(expect.arrayContaining(['docs.md']));
           const last = reverts.at(-1)!;
           git(p.root, 'gc', '--prune=now', '--quiet');
           execFileSync('sh', ['-c', last.restore_command], { cwd: p.root });
@@ -189,6 +192,21 @@ describe.concurrent('ralf run commits and restores exactly the agent\'s paths', 
     expectUserWorkIntact(p, false);
     execFileSync('sh', ['-c', revert!.restore_command], { cwd: p.root });
     expect(readFileSync(join(p.root, 'a.txt'), 'utf8')).toBe('ok\n');
+  });
+
+  it('with a push-mirror remote, the first restore warns that `git push` would send refs/ralf/ and says how not to', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    git(p.root, 'remote', 'add', '--mirror=push', 'backup', tempDir('ralf-mirror-'));
+    const r = await run(p, agent('stuck'));
+    expect(r.exitCode, r.stderr).toBe(20);
+    const warnings = r.events.filter((e) => e.type === 'warning' && /push mirror/.test(e.message));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toContain(`remote "backup" is a push mirror`);
+    expect(warnings[0]!.message).toContain(`git push --force --prune <remote> 'refs/*:refs/*' '^refs/ralf/*'`);
+    // Without a mirror remote, no such warning (the other tests' runs).
+    const q = makeProject([autoTask(1, 'Write a', ['a.txt'])]);
+    const r2 = await run(q, agent('stuck'));
+    expect(r2.events.some((e) => e.type === 'warning' && /push mirror/.test(e.message))).toBe(false);
   });
 
   it('files the checks create between iterations are not the agent\'s: never restored', async ({ expect }) => {
