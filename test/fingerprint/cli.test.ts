@@ -56,7 +56,9 @@ describe('ralf fingerprint', () => {
     const m = await runCli(['fingerprint', '--json', join(dir, 'nope.txt')]);
     expect(m.exitCode).toBe(2);
     expect(JSON.parse(String(m.stdout)).error).toMatchObject({ kind: 'input_unreadable', problems: [{ file: join(dir, 'nope.txt') }] });
-    expect(String(m.stderr)).toContain('no such file');
+    // --json: the error is the one document on stdout; stderr stays quiet.
+    expect(String(m.stderr)).toBe('');
+    expect(JSON.parse(String(m.stdout)).error.message).toContain('no such file');
   });
 
   it('rejects unknown flags and extra arguments with exit 2', async () => {
