@@ -15,6 +15,7 @@
  * - the loop was held fewer than `hooks.max_blocks` times.
  */
 import type { LoopState, PlanState } from '../engine/core/types.js';
+import { failed } from '../engine/core/check-status.js';
 
 export const DEFAULT_MAX_BLOCKS = 3;
 
@@ -162,7 +163,7 @@ const MAX_DIGEST = 3;
 export function stillFailing(loop: LoopState): string[] {
   const last = loop.iterations.at(-1);
   if (!last) return [];
-  const failing = last.checks.filter((c) => !c.passed && !c.skipped);
+  const failing = last.checks.filter(failed);
   const out = failing.slice(0, MAX_DIGEST).map((c) => {
     const tests = c.failing_tests?.length ? `failing: ${c.failing_tests.slice(0, 3).join(', ')}${c.failing_tests.length > 3 ? ', ...' : ''}` : lastLine(c.output_tail);
     const why = c.timed_out ? 'timed out' : tests || (c.exit_code !== null ? `exit ${c.exit_code}` : '');

@@ -8,7 +8,7 @@ import type { AlignType, BlockContent, List, ListItem, Paragraph, PhrasingConten
 import { configValue, flattenConfig } from './config-values.js';
 import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } from './format.js';
 import { reportRows } from './rows.js';
-import { resetCommand } from '../engine/core/commands.js';
+import { resetCommand, verifyCommand } from '../engine/core/commands.js';
 import type { ReportInput, ReportRow } from './types.js';
 
 export const REPORT_HEADING = 'RALF Lite Loop Report';
@@ -105,7 +105,10 @@ function resetCommandOf(row: ReportRow, planPath: string, invocation: string | u
 }
 
 function nextLine(row: ReportRow, planPath: string, invocation: string | undefined): PhrasingContent[] | null {
-  if (row.stop_reason === 'interrupted') return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count).`)];
+  if (row.stop_reason === 'interrupted') {
+    const verify = verifyCommand(planPath, row.scope === 'plan' ? null : row.number, invocation);
+    return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count): `), code(verify), text('.')];
+  }
   const action = row.recommended_action;
   const step = action ? NEXT_STEP[action] : undefined;
   if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath, invocation)), text('.')];

@@ -9,6 +9,7 @@
 import type { Check, PlanTask } from '../plan/model.js';
 import type { CheckResult, IterationRecord } from '../engine/core/types.js';
 import { BLOCKED_PROMISE, DONE_PROMISE } from './promise.js';
+import { failed } from '../engine/core/check-status.js';
 
 export interface PromptPlan {
   id: string;
@@ -95,7 +96,7 @@ export function buildPrompt(input: PromptInput): string {
     const last = input.history.at(-1)!;
     if (!last.passed) {
       out.push('', `## Last verification failure (iteration ${last.iteration})`, '');
-      const failing = last.checks.filter((c) => !c.passed && !c.skipped);
+      const failing = last.checks.filter(failed);
       for (const c of failing.slice(0, MAX_FAILING_SHOWN)) out.push(...failureBlock(c));
       if (failing.length > MAX_FAILING_SHOWN) out.push(`(${failing.length - MAX_FAILING_SHOWN} more failing checks not shown)`);
       if (last.fingerprint) out.push(`Failure fingerprint: ${last.fingerprint}`, 'If you cannot change this failure, say so and end with the BLOCKED promise rather than repeating the same attempt: the loop stops when the same fingerprint repeats.');

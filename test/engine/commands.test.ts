@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resetCommand, shellWord, verifyCommand } from '../../src/engine/core/commands.js';
+import { at, check, ctx, freshLoop, run, verified } from './helpers.js';
 
 describe('the command texts the loop hands out', () => {
   const plan = '.planning/phases/01-setup/01-02-PLAN.md';
@@ -22,5 +23,32 @@ describe('the command texts the loop hands out', () => {
     expect(shellWord("it's $HOME")).toBe(`'it'\\''s $HOME'`);
     expect(shellWord('')).toBe("''");
     expect(shellWord('a/b-c_d.md')).toBe('a/b-c_d.md');
+  });
+});
+
+describe('every command in the loop\'s texts carries the context\'s invocation', () => {
+  const installed = '"/usr/bin/node" "/home/u/my claude/ralf-lite/ralf.js"';
+  const c = { ...ctx(), invocation: installed };
+  const plan = c.plan_path;
+  const commandsIn = (text: string) => [...text.matchAll(/`([^`\n]*(?:task|plan) (?:verify|reset)[^`\n]*)`/g)].map((m) => m[1]!);
+
+  it('retry next, stop handoff (recommendation and Awaiting), for a task and for the plan-level loop', () => {
+    const retry = run([verified([check(0, { fp: 'A' })])], c);
+    expect(commandsIn(retry.decisions[0]!.next)).toEqual([`${installed} task verify ${plan} 2`]);
+    const stopped = run([verified([check(0, { fp: 'A' })]), verified([check(0, { fp: 'A' })])], c).state.handoff!;
+    expect(commandsIn(stopped.recommendation)).toEqual([`${installed} task reset ${plan} 2`]);
+    expect(commandsIn(stopped.markdown).every((cmd) => cmd.startsWith(`${installed} task reset ${plan} 2`))).toBe(true);
+    const planLoop = run([verified([check(0, { fp: 'A' })]), verified([check(0, { fp: 'A' })])], c, { ...freshLoop(), scope: 'plan', task_number: null }).state.handoff!;
+    expect(commandsIn(planLoop.recommendation)).toEqual([`${installed} task reset ${plan} --plan`]);
+  });
+
+  it('an interrupted loop names the verify that resumes it; an unconfirmed one the --done-confirmed verify', () => {
+    const interrupted = run([verified([check(0, { fp: 'A' })]), { type: 'interrupted', now: at(5), cause: 'signal', signal: 'SIGINT' }], c).state.handoff!;
+    expect(commandsIn(interrupted.recommendation)).toEqual([`${installed} task verify ${plan} 2`]);
+    expect(commandsIn(interrupted.markdown)).toContain(`${installed} task verify ${plan} 2`);
+    const confirm = verified([check(0)], { requires_confirmation: true, tree: 't1' });
+    const unconfirmed = run([confirm, confirm, confirm], c).state.handoff!;
+    expect(unconfirmed.stop_reason).toBe('unconfirmed');
+    expect(commandsIn(unconfirmed.recommendation)).toEqual([`${installed} task verify ${plan} 2 --done-confirmed`, `${installed} task reset ${plan} 2`]);
   });
 });

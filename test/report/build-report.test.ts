@@ -106,7 +106,7 @@ describe('buildLoopReport', () => {
       expect(md).toContain(`- **Task 1: Dice roll engine**: stopped with \`${reason}\` after 1 of 3 iterations`);
       if (reason === 'rule4_architectural') expect(md).toContain('  - Rule 4 (architectural): needs a new \\`users\\` table');
       if (reason === 'rule4_architectural') expect(md).toContain('  - Next: `decision_needed`');
-      if (reason === 'interrupted') expect(md).toContain('Next: run the verification again to resume with iteration 2');
+      if (reason === 'interrupted') expect(md).toContain('Next: run the verification again to resume with iteration 2 (interrupted iterations do not count): `ralf task verify ');
       if (reason === 'blocked') expect(md).toContain('after 1 of 3 iterations (Not logged in to gh)');
     }
   });

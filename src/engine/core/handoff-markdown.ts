@@ -3,7 +3,7 @@
  * `**Type:** decision`; GSD-FORMATS 3.5), with GSD's "⚠️ Architectural Decision Needed"
  * block for Rule 4 (3.8). Pure: the agent prints it verbatim to the human.
  */
-import { resetCommand } from './commands.js';
+import { resetCommand, verifyCommand } from './commands.js';
 import type { LoopContext } from './events.js';
 import { bareTaskName } from './label.js';
 import { oneLine } from './tail.js';
@@ -71,7 +71,7 @@ function awaiting(h: Omit<Handoff, 'markdown'>, ctx: LoopContext): string {
     case 'manual_investigation':
       return `Choose: **investigate** and fix by hand, then \`${reset}\`; **change the approach** (describe it); or **defer** (record it under "Deferred Issues" in SUMMARY.md).`;
     default:
-      return h.stop_reason === 'interrupted' ? 'Remove `.planning/ralf/STOP` if present, then run verify again to resume.' : 'Nothing.';
+      return h.stop_reason === 'interrupted' ? `Remove \`.planning/ralf/STOP\` if present, then run \`${verifyCommand(ctx.plan_path, h.scope === 'plan' ? null : h.task_number, ctx.invocation)}\` to resume.` : 'Nothing.';
   }
 }
 

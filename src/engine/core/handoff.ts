@@ -5,7 +5,7 @@
  */
 import { alreadyFailing } from './baseline.js';
 import { failed } from './check-status.js';
-import { resetCommand } from './commands.js';
+import { resetCommand, verifyCommand } from './commands.js';
 import { loopTaskNumber } from './loop-state.js';
 import type { LoopContext } from './events.js';
 import { renderHandoffMarkdown } from './handoff-markdown.js';
@@ -96,11 +96,11 @@ function recommendation(loop: LoopState, ctx: LoopContext, action: RecommendedAc
     case 'no_progress':
       return `${loop.no_progress_streak} iteration${loop.no_progress_streak === 1 ? '' : 's'} in a row brought no tree the loop had not seen before (nothing changed, a change was undone, or the agent went back and forth between the same states). The agent is stuck: investigate the still-failing checks by hand, then run ${reset} to loop again.`;
     case 'unconfirmed':
-      return `Every check of ${subject(loop)} passes, but the agent was asked ${loop.confirmations ?? 0} times to confirm the manual done criteria and never did. Check the criteria yourself: if they hold, run the verify with \`--done-confirmed\`; otherwise tell the agent what is missing and run ${reset}.`;
+      return `Every check of ${subject(loop)} passes, but the agent was asked ${loop.confirmations ?? 0} times to confirm the manual done criteria and never did. Check the criteria yourself: if they hold, run \`${verifyCommand(ctx.plan_path, loopTaskNumber(loop), ctx.invocation)} --done-confirmed\`; otherwise tell the agent what is missing and run ${reset}.`;
     case 'blocked':
       return `The agent is blocked${loop.stop_detail ? `: ${oneLine(loop.stop_detail, 400)}` : ''}. A human has to act (for example log in or provide a secret); then run ${reset} to loop again.`;
     case 'interrupted':
-      return `The loop was interrupted (${loop.interrupted?.cause === 'stop_flag' ? 'the .planning/ralf/STOP flag file' : loop.interrupted?.signal ?? 'signal'}); nothing was lost. Remove .planning/ralf/STOP if present and run verify again to continue with iteration ${n + 1}.`;
+      return `The loop was interrupted (${loop.interrupted?.cause === 'stop_flag' ? 'the .planning/ralf/STOP flag file' : loop.interrupted?.signal ?? 'signal'}); nothing was lost. Remove .planning/ralf/STOP if present and run \`${verifyCommand(ctx.plan_path, loopTaskNumber(loop), ctx.invocation)}\` to continue with iteration ${n + 1}.`;
     default:
       return '';
   }
