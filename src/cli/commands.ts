@@ -27,11 +27,11 @@ export const commands: Record<string, CommandEntry> = {
     load: () => loadCommandModule('plan'),
   },
   task: {
-    summary: 'Run the loop for one task: verify, escalate (Rule 4), reset',
+    summary: 'Run the loop for one task: start, verify, escalate (Rule 4), approve (a Rule 4 stop), defer, reset',
     load: () => loadCommandModule('task'),
   },
   status: {
-    summary: 'Show loop state for a plan (or every plan with state under .planning/ralf/)',
+    summary: 'Show where a plan stands task by task, where to resume and the last handoff (or every plan with state under .planning/ralf/)',
     load: () => loadCommandModule('status'),
   },
   fingerprint: {

@@ -6,14 +6,16 @@
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style, table, writeStderr } from '../cli/output.js';
+import { oneLine } from '../engine/core/tail.js';
 import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/shell/paths.js';
-import { summarizePlan, type PlanSummary } from '../engine/core/status.js';
+import { lastHandoff, summarizePlan, type PlanSummary } from '../engine/core/status.js';
+import type { PlanStatus } from '../engine/core/task-status.js';
 import { loopRow } from '../engine/cli/status-row.js';
 import { listPlanIds, readPlanStateFile, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
 
-export const USAGE = 'ralf status [PLAN.md] [--cwd DIR] [--json]';
+export const USAGE = 'ralf status [PLAN.md] [--cwd DIR] [--json]   (with a PLAN: every task as passed, stopped, deferred, running or not_started, where to resume, the last handoff)';
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {}, USAGE);
@@ -59,8 +61,36 @@ export async function run(argv: string[]): Promise<number> {
   const exitCode = problems.length > 0 ? ExitCode.badInput : ExitCode.ok;
   const stopFlag = stopFlagPresent(projectRoot);
 
+  // One plan: every task of it, where to resume, and the last handoff. Reading the plan needs
+  // the config and parser (the plan cache makes a repeat cheap); without a readable plan the
+  // recorded loops still show.
+  let perTask: PlanStatus | null = null;
+  let planWarning: string | null = null;
+  if (planPath) {
+    try {
+      const { loadPlanStatusModule } = await import('../bundle/plan-status.js');
+      const { readPlanStatus } = await loadPlanStatusModule();
+      perTask = await readPlanStatus(planPath, states[0] ?? null, { cwd: values.cwd });
+    } catch (err) {
+      if (!(err instanceof RalfError)) throw err;
+      planWarning = `the plan could not be read (${err.message}); showing the recorded loops only`;
+    }
+  }
+  const handoff = planPath ? lastHandoff(states[0] ?? null) : null;
+
   if (values.json) {
-    printJson({ project_root: projectRoot, stop_flag: stopFlag, plans, ...(planPath ? { state: states[0] ?? null } : { problems }) });
+    const onePlan = planPath
+      ? {
+          state: states[0] ?? null,
+          tasks: perTask?.tasks ?? null,
+          resume_at: perTask?.resume_at ?? null,
+          tasks_complete: perTask?.tasks_complete ?? null,
+          approvals: states[0]?.approvals ?? [],
+          last_handoff: handoff,
+          ...(planWarning ? { warning: planWarning } : {}),
+        }
+      : { problems };
+    printJson({ project_root: projectRoot, stop_flag: stopFlag, plans, ...onePlan });
     return exitCode;
   }
 
@@ -72,12 +102,35 @@ export async function run(argv: string[]): Promise<number> {
   for (const p of plans) {
     if (out.length > 0) out.push('');
     out.push(`${s.bold(`Plan ${p.plan_id}`)} ${s.dim(`${p.plan_path} — updated ${p.updated_at}`)}`);
-    if (p.loops.length > 0) out.push(table(['task', 'name', 'status', 'iter', 'stop reason', 'last fingerprint'], p.loops.map(loopRow)));
-    else out.push('  no loops run yet');
-    for (const t of p.not_looped) out.push(s.dim(`  task ${t.number} not looped (${t.decision}): ${t.reason}`));
+    // With the plan at hand the task table below lists every task; here only the loops it cannot show.
+    const loops = perTask ? p.loops.filter((l) => l.scope === 'plan') : p.loops;
+    if (loops.length > 0) out.push(table(['task', 'name', 'status', 'iter', 'stop reason', 'last fingerprint'], loops.map(loopRow)));
+    else if (!perTask) out.push('  no loops run yet');
+    if (!perTask) for (const t of p.not_looped) out.push(s.dim(`  task ${t.number} not looped (${t.decision}): ${t.reason}`));
     if (p.plan_not_looped) out.push(s.dim(`  plan-level loop not run (${p.plan_not_looped.decision}): ${p.plan_not_looped.reason}`));
     for (const l of p.loops) if (l.warning && l.status === 'running') out.push(s.yellow(`  warning (${l.scope === 'plan' ? 'plan' : `task ${l.task}`}): ${l.warning}`));
   }
+  if (perTask) {
+    out.push('');
+    out.push(
+      table(
+        ['task', 'name', 'status', 'iterations', 'commit / note'],
+        perTask.tasks.map((t) => [
+          String(t.number),
+          oneLine(t.name, 40),
+          t.status === 'stopped' && t.stop_reason ? `stopped (${t.stop_reason})` : t.status === 'passed' && t.done_by && t.done_by !== 'loop' ? `passed (${t.done_by})` : t.status,
+          t.decision === 'loop' ? `${t.iterations_total}${t.segments > 1 ? ` in ${t.segments} segments` : ''}` : `— (${t.decision})`,
+          t.commit ?? (t.deferred ? `deferred: ${oneLine(t.deferred.reason, 50)}` : t.note ? 'taken as done' : ''),
+        ]),
+      ),
+    );
+    const next = perTask.tasks.find((t) => t.number === perTask!.resume_at);
+    out.push(next ? `Resume at task ${next.number}: ${oneLine(next.name, 60)} (${next.status === 'stopped' ? `stopped with ${next.stop_reason}: the human decides first, see the handoff below` : next.status.replace('_', ' ')}).` : 'Every task passed or was deferred: the plan-level loop and the SUMMARY come next.');
+  }
+  if (planWarning) out.push(s.yellow(`warning: ${planWarning}`));
+  const approvals = planPath ? (states[0]?.approvals ?? []) : [];
+  for (const a of approvals) out.push(`Approved (Rule 4, ${a.scope === 'plan' ? 'plan-level loop' : `task ${a.task_number}`}, ${a.at}): ${a.findings.length > 0 ? a.findings.join('; ') : a.reason}${a.open ? ' (and what the task finds until it passes)' : ''}${a.note ? ` — "${a.note}"` : ''}`);
+  if (handoff) out.push('', s.bold(`Last handoff (${handoff.scope === 'plan' ? 'plan-level loop' : `task ${handoff.task}`}, ${handoff.stop_reason}, ${handoff.at}):`), '', handoff.handoff.markdown);
   if (stopFlag) out.push('', s.yellow('STOP flag present (.planning/ralf/STOP): every loop pauses (exit 130) until you delete it.'));
   printText(out.join('\n'));
   for (const p of problems) writeStderr(`ralf: ${p.message}\n`);

@@ -10,7 +10,10 @@ export const USAGE = [
   'ralf task escalate <PLAN.md> <N> --rule 4 --reason TEXT [--proposed TEXT] [--why TEXT] [--impact TEXT] [--alternatives TEXT] [--json]',
   'ralf task reset <PLAN.md> (<N> | --plan | --all) [--dry-run] [--json]',
   'ralf task start <PLAN.md> <N> [--json]',
-  '(verify exits 0 pass, 10 retry, 11 confirm: checks pass, rerun with --done-confirmed once the manual criteria hold, 20 stop)',
+  'ralf task approve <PLAN.md> (<N> | --plan) [--note TEXT] [--json]',
+  'ralf task defer <PLAN.md> <N> --reason TEXT [--json]',
+  '(verify exits 0 pass, 10 retry, 11 confirm: checks pass, rerun with --done-confirmed once the manual criteria hold, 20 stop;',
+  ' approve answers a rule4_architectural stop: exit 0 approved, 2 nothing to approve; defer exits 0, or 2 for a passed task)',
 ].join('\n       ');
 
 function taskNumber(value: string | undefined): number {
@@ -34,6 +37,7 @@ export async function run(argv: string[]): Promise<number> {
       plan: { type: 'boolean' },
       all: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      note: { type: 'string' },
       host: { type: 'string' },
       'config-dir': { type: 'string' },
     },
@@ -41,7 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   const json = values.json === true;
   const [planArg, nArg, ...extra] = positionals;
-  if (sub === undefined) throw usageError('missing subcommand (verify, escalate, reset or start)', `usage: ${USAGE}`);
+  if (sub === undefined) throw usageError('missing subcommand (verify, escalate, reset, start, approve or defer)', `usage: ${USAGE}`);
   if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);
   if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
   const planPath = resolve(values.cwd ?? process.cwd(), planArg);
@@ -91,8 +95,35 @@ export async function run(argv: string[]): Promise<number> {
       else printText(`${o.message}${o.start_ref ? ` Start point: ${o.start_ref.slice(0, 12)}.` : ' (not a git repository: no start snapshot)'}\nnext: ${o.next}`);
       return ExitCode.ok;
     }
+    case 'approve': {
+      if (values.plan && nArg !== undefined) throw usageError(`unexpected argument "${nArg}" with --plan`, `usage: ${USAGE}`);
+      const which = values.plan ? ('plan' as const) : taskNumber(nArg);
+      const { approveTask } = await (await import('../bundle/human-decisions.js')).loadHumanDecisions();
+      const o = await approveTask({ ...common, which, note: values.note });
+      if (json) printJson(o);
+      else printText([style().green(style().bold(`APPROVED ${o.task ? `Task ${o.task.number}` : 'plan-level loop'} — Rule 4`)), o.message, '', `next: ${o.next}`].join('\n'));
+      return ExitCode.ok;
+    }
+    case 'defer': {
+      const n = taskNumber(nArg);
+      if (!values.reason?.trim()) throw usageError('missing --reason "..."', 'Say why the task is set aside, e.g. --reason "needs the payments API key"; it goes under Deferred Issues.');
+      const { deferTask } = await (await import('../bundle/human-decisions.js')).loadHumanDecisions();
+      const o = await deferTask({ ...common, taskNumber: n, reason: values.reason.trim() });
+      if (json) printJson(o);
+      else {
+        const d = o.deferral;
+        printText([
+          style().yellow(style().bold(`DEFERRED Task ${n}`)) + ` — ${d.reason}`,
+          ...(d.removed.length > 0 ? [`removed the loop's edits: ${d.removed.join(', ')}`, `kept as ${d.ref}; to get them back: ${d.restore_command ?? `git restore --source=${d.ref} -- <files>`}`] : ['no edits of the loop to remove']),
+          ...d.left.map((l) => `left ${l.path}: ${l.reason}`),
+          '',
+          `next: ${o.next}`,
+        ].join('\n'));
+      }
+      return ExitCode.ok;
+    }
     default:
-      throw usageError(`unknown subcommand "${sub}" (expected verify, escalate, reset or start)`, `usage: ${USAGE}`);
+      throw usageError(`unknown subcommand "${sub}" (expected verify, escalate, reset, start, approve or defer)`, `usage: ${USAGE}`);
   }
 }
 

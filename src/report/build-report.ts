@@ -10,6 +10,8 @@ import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } fr
 import { reportRows } from './rows.js';
 import { resetCommand, verifyCommand } from '../engine/core/commands.js';
 import type { ReportInput, ReportRow } from './types.js';
+// A Rule 4 stop in the report names the approval that answers it.
+import { approveCommand } from '../engine/core/commands.js';
 
 export const REPORT_HEADING = 'RALF Lite Loop Report';
 
@@ -47,6 +49,7 @@ const STOP_LABEL: Record<NonNullable<ReportRow['stop_reason']>, string> = {
   token_budget: 'token_budget',
   blocked: 'blocked',
   unconfirmed: 'unconfirmed',
+  deferred: 'deferred',
   'not run': 'not run',
   running: 'in progress',
 };
@@ -70,8 +73,9 @@ function taskTable(rows: ReportRow[]): Table {
   const align: AlignType[] = [null, null, 'right', null, 'right'];
   const body = rows.map((row) => {
     const looped = row.decision === 'loop' || row.iterations > 0;
-    const iterations = looped ? `${row.iterations}/${row.max_iterations ?? '?'}` : '—';
-    const time = row.iterations > 0 ? formatDuration(row.verify_ms) : '—';
+    const total = row.iterations_total ?? row.iterations;
+    const iterations = looped ? `${row.iterations}/${row.max_iterations ?? '?'}${total > row.iterations ? ` (${total} in all)` : ''}` : '—';
+    const time = total > 0 ? formatDuration(row.verify_ms) : '—';
     return [rowLabel(row), row.decision, iterations, row.stop_reason ? STOP_LABEL[row.stop_reason] : '—', time];
   });
   return {
@@ -110,10 +114,30 @@ function nextLine(row: ReportRow, planPath: string, invocation: string | undefin
     return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count): `), code(verify), text('.')];
   }
   const action = row.recommended_action;
+  if (row.stop_reason === 'rule4_architectural') return rule4Next(row, planPath);
   const step = action ? NEXT_STEP[action] : undefined;
   if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath, invocation)), text('.')];
   if (row.recommendation) return [text(`Next: ${oneLine(row.recommendation)}`)];
   return null;
+}
+
+const ENDED_BY: Record<NonNullable<ReportRow['segments']>[number]['ended_by'], string> = { reset: 'reset', approve: 'Rule 4 change approved' };
+
+/** One line per earlier segment (before a reset or an approval): the iterations a restart would otherwise hide. */
+function segmentLines(row: ReportRow): PhrasingContent[][] {
+  return (row.segments ?? []).map((seg, i) => {
+    const parts: PhrasingContent[] = [text(`Segment ${i + 1} (ended: ${ENDED_BY[seg.ended_by]}): ${plural(seg.iterations, 'iteration')}`)];
+    if (seg.stop_reason && seg.stop_reason !== 'running' && seg.stop_reason !== 'not run') parts.push(text(', '), code(STOP_LABEL[seg.stop_reason]));
+    if (seg.escalation) parts.push(text(` — ${oneLine(seg.escalation)}`));
+    if (seg.fingerprints.length > 0) parts.push(text('; '), ...fingerprintLine({ ...row, fingerprints: seg.fingerprints }));
+    return parts;
+  });
+}
+
+/** A Rule 4 stop is answered with an approval (or a reset for a different approach). */
+function rule4Next(row: ReportRow, planPath: string): PhrasingContent[] {
+  const n = row.scope === 'plan' ? null : row.number;
+  return [text('Next: '), code('decision_needed'), text(' — to proceed with the architectural change run '), code(approveCommand(planPath, n)), text('; for a different approach revert it and run '), code(resetCommand(planPath, n)), text('.')];
 }
 
 /** A bullet with sub-bullets for a row that did not simply succeed; null when nothing to say. */
@@ -131,12 +155,13 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
     if (row.still_failing.length > 0 && !row.awaiting_confirmation) sub.push(commands('Failing', row.still_failing));
     if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
   } else if (row.stop_reason === 'success') {
-    if (row.iterations <= 1) return null;
+    if (row.iterations <= 1 && earlierLines(row).length === 0) return null;
     head.push(text(`passed on iteration ${row.iterations}`));
     if (row.auto_fixed.length > 0) head.push(text('; auto-fixed: '), ...joined(row.auto_fixed.map((v) => [code(v)]), ', '));
   } else {
     head.push(text('stopped with '), code(row.stop_reason), text(` after ${row.iterations} of ${plural(row.max_iterations ?? 0, 'iteration')}`));
     if (row.detail) head.push(text(` (${oneLine(row.detail)})`));
+    if (row.deferred) head.push(text(`; deferred — ${oneLine(row.deferred)}`));
     if (row.escalation) sub.push([text(`Rule 4 (architectural): ${oneLine(row.escalation)}`)]);
     if (row.fingerprints.length > 0) sub.push(fingerprintLine(row));
     if (row.auto_fixed.length > 0) sub.push(commands('Auto-fixed', row.auto_fixed));
@@ -145,9 +170,16 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
     const next = nextLine(row, planPath, invocation);
     if (next) sub.push(next);
   }
+  // What ran before a reset or an approval, and what a human approved, come first.
+  sub.unshift(...earlierLines(row));
   const children: BlockContent[] = [paragraph(...head)];
   if (sub.length > 0) children.push(list(sub.map((s) => item(paragraph(...s)))));
   return item(...children);
+}
+
+/** One line per earlier segment, then the approved Rule 4 findings. */
+function earlierLines(row: ReportRow): PhrasingContent[][] {
+  return [...segmentLines(row), ...(row.approved?.length ? [commands('Approved (Rule 4)', row.approved)] : [])];
 }
 
 /** Looped work with no state yet, in one bullet: one line each would bury the stops. */

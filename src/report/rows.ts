@@ -4,21 +4,39 @@
  */
 import { alreadyFailing } from '../engine/core/baseline.js';
 import { autoFixed } from '../engine/core/handoff.js';
-import type { LoopState, NotLoopedTask } from '../engine/core/types.js';
+import type { LoopState, NotLoopedTask, Rule4Approval } from '../engine/core/types.js';
 import type { TaskDecisionKind } from '../plan/model.js';
 import { configValue } from './config-values.js';
-import type { ReportInput, ReportPlanTask, ReportRow, RowStopReason } from './types.js';
+import type { ReportInput, ReportPlanTask, ReportRow, ReportSegment, RowStopReason } from './types.js';
 
 function stopReasonOf(loop: LoopState): RowStopReason {
   if (loop.stop_reason) return loop.stop_reason;
   if (loop.status === 'passed') return 'success';
-  if (loop.status === 'running' || loop.iterations.length > 0) return 'running';
+  if (loop.status === 'running' || loop.iterations.length > 0 || (loop.segments?.length ?? 0) > 0) return 'running';
   return 'not run';
 }
 
 function verifyMs(loop: LoopState): number {
-  const sum = loop.iterations.reduce((total, it) => total + (Number.isFinite(it.duration_ms) ? it.duration_ms : 0), 0);
-  return loop.iterations.length > 0 ? sum : Number.isFinite(loop.total_duration_ms) ? loop.total_duration_ms : 0;
+  const iterations = [...(loop.segments ?? []).flatMap((s) => s.iterations), ...loop.iterations];
+  const sum = iterations.reduce((total, it) => total + (Number.isFinite(it.duration_ms) ? it.duration_ms : 0), 0);
+  return iterations.length > 0 ? sum : Number.isFinite(loop.total_duration_ms) ? loop.total_duration_ms : 0;
+}
+
+function segmentsOf(loop: LoopState): ReportSegment[] {
+  return (loop.segments ?? []).map((s) => ({
+    iterations: s.iterations.length,
+    stop_reason: s.stop_reason ?? (s.status === 'passed' ? 'success' : s.iterations.length > 0 ? 'running' : 'not run'),
+    ended_by: s.ended_by,
+    escalation: s.escalation?.reason ?? null,
+    fingerprints: s.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
+  }));
+}
+
+/** What a human approved for this loop: its approvals' findings, and findings its iterations recorded as approved. */
+function approvedFor(loop: LoopState, approvals: Rule4Approval[], key: string | null): string[] {
+  const own = approvals.filter((a) => a.scope === loop.scope && (loop.scope === 'plan' || a.task_key === key || (a.task_key === null && a.task_number === loop.task_number)));
+  const seen = [...(loop.segments ?? []).flatMap((s) => s.iterations), ...loop.iterations].flatMap((it) => it.rule4_approved ?? []);
+  return [...new Set([...own.flatMap((a) => (a.findings.length > 0 ? a.findings : [a.reason])), ...seen])];
 }
 
 function stillFailing(loop: LoopState): string[] {
@@ -28,9 +46,14 @@ function stillFailing(loop: LoopState): string[] {
   return [...new Set(last.checks.filter((c) => !c.passed && !c.skipped).map((c) => c.command))];
 }
 
-function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, loop: LoopState): ReportRow {
+function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, loop: LoopState, approvals: Rule4Approval[] = [], key: string | null = null): ReportRow {
   const handoff = loop.handoff;
+  const segments = segmentsOf(loop);
+  const approved = approvedFor(loop, approvals, key);
   return {
+    ...(segments.length > 0 ? { segments, iterations_total: segments.reduce((n, s) => n + s.iterations, 0) + loop.iterations.length } : {}),
+    ...(approved.length > 0 ? { approved } : {}),
+    ...(loop.deferred ? { deferred: loop.deferred.reason } : {}),
     ...base,
     decision: 'loop',
     reason: '',
@@ -75,25 +98,29 @@ function idleRow(
   };
 }
 
-function findLoop(loops: Record<string, LoopState>, n: number): LoopState | null {
-  return loops[String(n)] ?? Object.values(loops).find((l) => l.task_number === n) ?? null;
+function findLoop(loops: Record<string, LoopState>, n: number): { key: string | null; loop: LoopState } | null {
+  if (loops[String(n)]) return { key: String(n), loop: loops[String(n)]! };
+  const hit = Object.entries(loops).find(([, l]) => l.task_number === n);
+  return hit ? { key: hit[0], loop: hit[1] } : null;
 }
 
 /** A recorded loop counts once it has run; an idle loop record defers to the plan's decision. */
-const hasRun = (loop: LoopState | null): boolean => loop !== null && (loop.iterations.length > 0 || loop.status !== 'idle');
+const hasRun = (loop: LoopState | null): boolean => loop !== null && (loop.iterations.length > 0 || loop.status !== 'idle' || (loop.segments?.length ?? 0) > 0);
 
 export function reportRows(input: ReportInput): ReportRow[] {
   const { state, plan, config } = input;
   const maxIterations = typeof configValue(config.values, 'max_iterations') === 'number' ? (configValue(config.values, 'max_iterations') as number) : null;
   const loops = state?.tasks ?? {};
+  const approvals = state?.approvals ?? [];
   const notLooped: NotLoopedTask[] = state?.not_looped ?? [];
   const rows: ReportRow[] = [];
   const seen = new Set<number>();
 
   const taskRow = (task: ReportPlanTask) => {
     const base = { scope: 'task' as const, number: task.number, name: task.name, type: task.type };
-    const loop = findLoop(loops, task.number);
-    if (loop && hasRun(loop)) return loopRow(base, loop);
+    const found = findLoop(loops, task.number);
+    const loop = found?.loop ?? null;
+    if (loop && hasRun(loop)) return loopRow(base, loop, approvals, found!.key);
     // What the loop recorded when it ran beats a decision made from the plan afterwards.
     const recorded = notLooped.find((t) => t.number === task.number);
     const decided = recorded ?? task;
@@ -105,10 +132,10 @@ export function reportRows(input: ReportInput): ReportRow[] {
     seen.add(task.number);
   }
   // Tasks known only from the state (the plan changed since, or could not be read).
-  for (const loop of Object.values(loops)) {
+  for (const [key, loop] of Object.entries(loops)) {
     if (loop.task_number === null || seen.has(loop.task_number)) continue;
     seen.add(loop.task_number);
-    rows.push(loopRow({ scope: 'task', number: loop.task_number, name: loop.task_name, type: null }, loop));
+    rows.push(loopRow({ scope: 'task', number: loop.task_number, name: loop.task_name, type: null }, loop, approvals, key));
   }
   for (const t of notLooped) {
     if (seen.has(t.number)) continue;
@@ -119,7 +146,7 @@ export function reportRows(input: ReportInput): ReportRow[] {
 
   const planLoop = state?.plan ?? null;
   if (planLoop && hasRun(planLoop)) {
-    rows.push(loopRow({ scope: 'plan', number: null, name: planLoop.task_name || 'Plan-level loop', type: null }, planLoop));
+    rows.push(loopRow({ scope: 'plan', number: null, name: planLoop.task_name || 'Plan-level loop', type: null }, planLoop, approvals, null));
   } else if (plan.autonomous === true || planLoop || state?.plan_not_looped) {
     const decided = plan.plan_decision ?? state?.plan_not_looped ?? derivedPlanDecision(config.values);
     rows.push(idleRow({ scope: 'plan', number: null, name: 'Plan-level loop', type: null }, decided.decision, decided.reason, planLoop?.max_iterations ?? maxIterations));

@@ -71,4 +71,20 @@ export interface ReportRow {
   detail: string | null;
   /** Checks pass; the agent has not confirmed the manual done criteria yet. */
   awaiting_confirmation: boolean;
+  /** Earlier stretches of the loop (before a reset or a Rule 4 approval), oldest first; `iterations` counts the current one. */
+  segments?: ReportSegment[];
+  /** Iterations over every segment (equals `iterations` without segments). */
+  iterations_total?: number;
+  /** Rule 4 findings a human approved for this loop (`ralf task approve`). */
+  approved?: string[];
+  /** Why the task was deferred (`ralf task defer`). */
+  deferred?: string | null;
+}
+
+export interface ReportSegment {
+  iterations: number;
+  stop_reason: RowStopReason;
+  ended_by: 'reset' | 'approve';
+  escalation: string | null;
+  fingerprints: Array<{ iteration: number; fingerprint: string | null }>;
 }

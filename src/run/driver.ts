@@ -16,7 +16,7 @@
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { EngineDeps } from '../engine/shell/deps.js';
 import { isFinal } from '../engine/core/loop-state.js';
-import { resetCommand } from '../engine/core/commands.js';
+import { approveCommand, deferCommand, resetCommand } from '../engine/core/commands.js';
 import { loopOf } from '../engine/core/find-loop.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
 import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
@@ -269,7 +269,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       if (!end.halt && o.maxStagnant && stagnant >= o.maxStagnant && plan.tasks.some((t) => t.number > task.number && t.not_runnable === undefined)) {
         end.halt = { outcome: 'stopped', reason: 'stagnation', detail: `${stagnant} items in a row stopped without one passing (the stagnation limit, RALPH_MAX_STAGNANT=${o.maxStagnant}); read their handoffs, split or clarify them, then run again` };
       }
-      if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved', 'not_runnable'].includes(end.outcome)) planFinished = false;
+      if (!['passed', 'ran_once', 'already_done', 'checkpoint_resolved', 'not_runnable', 'deferred'].includes(end.outcome)) planFinished = false;
       const loopState = decision === 'loop' ? loopOf(readPlanState(root, stateIdOfPlan(root, plan.path)), task.number) : null;
       rows.push(row(plan, task, end.outcome, end.stop_reason, end.iterations, end.commit, tokens - tokensBefore, loopState?.max_iterations ?? cfg.max_iterations, cfg.enabled));
       if (end.halt) halt = end.halt;
@@ -371,6 +371,12 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       }
     }
 
+    if (loop?.deferred) {
+      // Set aside by a human: never run again by ralf run (its edits were already taken out; `ralf task reset` takes it up again).
+      emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: 'deferred' });
+      await touchesOf(plan).forget(n);
+      return finish(plan, n, name, { outcome: 'deferred', stop_reason: 'deferred', iterations: iterationsOf(loop), commit: null, halt: null }, null, `deferred: ${loop.deferred.reason}`);
+    }
     if (loop?.status === 'passed') {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: 'passed' });
       return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit: memory.tasks[memoryKey]?.commit ?? null, halt: null }, null, 'passed in an earlier run');
@@ -382,7 +388,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
       }
       const outcome: TaskOutcome = loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget' ? 'budget' : 'stopped';
-      return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then \`${reset}\` and run again` } }, loop.handoff, null);
+      const reopen = loop.stop_reason === 'rule4_architectural' ? `\`${approveCommand(plan.path, n)}\` to proceed with the change (or \`${reset}\` for a different approach)` : `\`${reset}\``;
+      return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then ${reopen} and run again` } }, loop.handoff, null);
     }
 
     if (n !== null && (loop === null || loop.start_ref === null || restart)) {
@@ -530,7 +537,11 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         return finish(plan, n, name, { outcome: 'passed', stop_reason: 'success', iterations: v.iteration, commit, halt: null }, null, v.message);
       }
       if (v.verdict === 'stop') {
-        await revertTask(plan, n, v.stop_reason ?? 'stopped');
+        // A Rule 4 stop keeps the change in place: the human approves it (`ralf task approve`,
+        // then the next run continues with it) or reverts it.
+        if (v.stop_reason === 'rule4_architectural' && n !== null) {
+          emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n)}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n)}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n)}\`` });
+        } else await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         // A budget cut is not the item's failure: nothing is written back, the next run resumes it.
         const record = task && !budgetStopped ? await recordStop(plan, task, v.stop_reason ?? 'stopped', v.iteration, v.message, signals) : null;

@@ -190,6 +190,7 @@ export function checkpointText(info: import('./events.js').CheckpointInfo, task:
 
 const OUTCOME_WORDS: Record<string, string> = {
   passed: 'passed',
+  deferred: 'deferred',
   stopped: 'stopped',
   blocked: 'blocked',
   ran_once: 'ran once (not verified)',

@@ -100,6 +100,9 @@ async function expectSummary(sb: Sandbox, run: AgentRun): Promise<void> {
   expect(summary).toMatch(/\|\s*1\. Add sum\(\)\s*\|\s*loop\s*\|\s*2\/3\s*\|\s*success\s*\|/);
   expect(summary).toMatch(/\|\s*2\. .*\|\s*refuse\s*\|/);
   expect(summary).toMatch(/\|\s*3\. Add ratio\(\)\s*\|\s*loop\s*\|\s*2\/3\s*\|\s*repeated_fingerprint\s*\|/);
+  // The workflow recorded the human's "defer" (ralf task defer): the loop keeps why it stopped.
+  expect(taskLoop(loopState(sb), 3)).toMatchObject({ stop_reason: 'repeated_fingerprint', deferred: { reason: 'deferred by the human after the loop stopped' } });
+  expect(summary).toContain('deferred — deferred by the human after the loop stopped');
   expect(await gitLog(sb)).toMatch(/^docs\(01-01\): complete plan$/m);
 }
 

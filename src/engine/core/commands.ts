@@ -23,3 +23,13 @@ export function verifyCommand(planPath: string, taskNumber: number | null, invoc
 export function resetCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
   return `${invocation} task reset ${shellWord(planPath)} ${taskNumber === null ? '--plan' : taskNumber}`;
 }
+
+/** `ralf task approve <PLAN> <N>`, or `--plan` for the plan-level loop: the answer to a Rule 4 stop. */
+export function approveCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
+  return `${invocation} task approve ${shellWord(planPath)} ${taskNumber === null ? '--plan' : taskNumber}`;
+}
+
+/** `ralf task defer <PLAN> <N> --reason "..."`: the human sets a task aside. */
+export function deferCommand(planPath: string, taskNumber: number, invocation = DEFAULT_INVOCATION): string {
+  return `${invocation} task defer ${shellWord(planPath)} ${taskNumber} --reason "..."`;
+}

@@ -3,7 +3,7 @@
  * in it (check results, fingerprints, diff hashes, the time), so the reducer stays pure.
  */
 import type { Baseline } from './baseline.js';
-import type { CheckResult, Escalation, Handoff, StopReason, Verdict } from './types.js';
+import type { CheckResult, Deferral, Escalation, Handoff, LoopState, StopReason, Verdict } from './types.js';
 
 /** The thresholds the reducer applies (from the effective config). */
 export interface LoopLimits {
@@ -56,13 +56,21 @@ export type LoopEvent =
       start_ref: string | null;
       /** Failures of an untouched tree at the first verify (kept only when the loop has no baseline). */
       baseline?: Baseline | null;
+      /** Where `start_ref` came from (kept only when the loop has no start yet). */
+      start_source?: LoopState['start_source'];
+      /** Diff-guard findings an approval covers (recorded, never a stop). */
+      rule4_approved?: string[];
     }
   /** `ralf task escalate --rule 4`. Does not count as an iteration. */
   | { type: 'escalated'; now: string; escalation: Escalation }
   /** SIGINT/SIGTERM, the STOP flag file, or `ralf run` aborting. Never counts; the next verify resumes. */
   | { type: 'interrupted'; now: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null }
-  /** `ralf task reset`: a fresh loop from `start_ref` (the working tree at reset time). */
+  /** `ralf task reset`: a fresh loop from `start_ref` (the working tree at reset time); what ran is kept as a segment. */
   | { type: 'reset'; now: string; start_ref: string | null }
+  /** `ralf task approve`: the Rule 4 stop is answered; a fresh loop from the SAME start (the approved change stays visible to the guard, subtracted). */
+  | { type: 'approved'; now: string; findings: string[] }
+  /** `ralf task defer`: stopped for good (`deferred`); the plan goes on without the task. */
+  | { type: 'deferred'; now: string; deferral: Deferral }
   /** `ralf run`: its time or token budget ran out. */
   | { type: 'budget_exhausted'; now: string; budget: 'time' | 'token'; detail: string }
   /** `ralf run`: the agent is blocked (auth gate, missing secret, human action needed). */

@@ -8,6 +8,8 @@ import type { LoopContext } from './events.js';
 import { bareTaskName } from './label.js';
 import { oneLine } from './tail.js';
 import type { Handoff, LoopState, StopReason } from './types.js';
+// The answers to a stop a human may choose (Rule 4: approve; any task: defer).
+import { approveCommand, deferCommand } from './commands.js';
 
 const STOP_EXPLAINED: Record<StopReason, string> = {
   success: 'all checks pass',
@@ -20,6 +22,7 @@ const STOP_EXPLAINED: Record<StopReason, string> = {
   token_budget: 'the token budget ran out',
   blocked: 'the agent is blocked and needs a human action',
   unconfirmed: 'the checks pass, but the manual done criteria were never confirmed',
+  deferred: 'a human deferred the task; the plan goes on without it',
 };
 
 /** Inline code that survives backticks and table pipes inside the text. */
@@ -63,13 +66,17 @@ function architecturalBlock(h: Omit<Handoff, 'markdown'>): string[] {
 
 function awaiting(h: Omit<Handoff, 'markdown'>, ctx: LoopContext): string {
   const reset = resetCommand(ctx.plan_path, h.scope === 'plan' ? null : h.task_number, ctx.invocation);
+  const approve = approveCommand(ctx.plan_path, h.scope === 'plan' ? null : h.task_number, ctx.invocation);
+  // Deferring sets a task aside (the plan goes on); the plan-level loop has nothing to go on to.
+  const defer = h.scope === 'plan' ? '**defer** (record it under "Deferred Issues" in SUMMARY.md)' : `**defer** (\`${deferCommand(ctx.plan_path, h.task_number ?? 0, ctx.invocation)}\`: its edits are set aside under a ref, the plan goes on)`;
   switch (h.recommended_action) {
     case 'decision_needed':
+      if (h.stop_reason === 'rule4_architectural') return `Your decision: **yes** (proceed: \`${approve}\` records the approval and the loop continues with the change), **different approach** (describe it; then \`${reset}\`), or ${defer}.`;
       return `Your decision: **yes** (proceed; then \`${reset}\`), **different approach** (describe it), or **defer**.`;
     case 'split_task':
-      return `Choose: **split** the task into smaller tasks, **another round** (\`${reset}\`, optionally with a higher max_iterations), or **defer** (record it under "Deferred Issues" in SUMMARY.md).`;
+      return `Choose: **split** the task into smaller tasks, **another round** (\`${reset}\`, optionally with a higher max_iterations), or ${defer}.`;
     case 'manual_investigation':
-      return `Choose: **investigate** and fix by hand, then \`${reset}\`; **change the approach** (describe it); or **defer** (record it under "Deferred Issues" in SUMMARY.md).`;
+      return `Choose: **investigate** and fix by hand, then \`${reset}\`; **change the approach** (describe it); or ${defer}.`;
     default:
       return h.stop_reason === 'interrupted' ? `Remove \`.planning/ralf/STOP\` if present, then run \`${verifyCommand(ctx.plan_path, h.scope === 'plan' ? null : h.task_number, ctx.invocation)}\` to resume.` : 'Nothing.';
   }

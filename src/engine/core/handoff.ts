@@ -11,6 +11,8 @@ import type { LoopContext } from './events.js';
 import { renderHandoffMarkdown } from './handoff-markdown.js';
 import { lastLines, oneLine } from './tail.js';
 import type { Handoff, IterationRecord, LoopState, RecommendedAction, StopReason } from './types.js';
+// A Rule 4 stop is answered with an approval.
+import { approveCommand } from './commands.js';
 
 /** Lines of output kept per still-failing check in the handoff (the verify output shows more). */
 export const HANDOFF_TAIL_LINES = 20;
@@ -68,6 +70,10 @@ function resetHint(loop: LoopState, ctx: LoopContext): string {
   return `\`${resetCommand(ctx.plan_path, loopTaskNumber(loop), ctx.invocation)}\``;
 }
 
+function approveHint(loop: LoopState, ctx: LoopContext): string {
+  return `\`${approveCommand(ctx.plan_path, loopTaskNumber(loop), ctx.invocation)}\``;
+}
+
 function recommendation(loop: LoopState, ctx: LoopContext, action: RecommendedAction): string {
   const n = loop.iterations.length;
   const last = loop.iterations.at(-1);
@@ -78,9 +84,9 @@ function recommendation(loop: LoopState, ctx: LoopContext, action: RecommendedAc
     case 'rule4_architectural': {
       const e = loop.escalation;
       if (e?.source === 'diff_guard') {
-        return `The changes since ${subject(loop)} started include ${e.findings?.length ? e.findings.join('; ') : 'architectural changes'}, which deviation Rule 4 reserves for a human decision. Review the change and choose: proceed with it, take a different approach, or defer it. To proceed, run ${reset} (the current working tree becomes the new baseline) and let the agent continue; otherwise revert the change first.`;
+        return `The changes since ${subject(loop)} started include ${e.findings?.length ? e.findings.join('; ') : 'architectural changes'}, which deviation Rule 4 reserves for a human decision. Review the change and choose: proceed with it, take a different approach, or defer it. To proceed, run ${approveHint(loop, ctx)}: the approval is recorded, the guard of this task, every later task and the plan-level loop no longer flags these findings, and the agent continues with the change in place. For a different approach, revert the change and run ${reset}.`;
       }
-      return `The agent reports that finishing ${subject(loop)} needs an architectural change (Rule 4): ${oneLine(e?.reason ?? 'no reason given', 400)}. GSD never applies Rule 4 changes on its own: decide whether to proceed with the proposed change, take a different approach, or defer it, then run ${reset} and let the agent continue with your decision.`;
+      return `The agent reports that finishing ${subject(loop)} needs an architectural change (Rule 4): ${oneLine(e?.reason ?? 'no reason given', 400)}. GSD never applies Rule 4 changes on its own: decide whether to proceed with the proposed change, take a different approach, or defer it. To proceed, run ${approveHint(loop, ctx)} (what this task's guard then finds until it passes is approved with it) and let the agent make the change; for a different approach, run ${reset} and tell the agent.`;
     }
     case 'max_iterations':
     case 'time_budget':

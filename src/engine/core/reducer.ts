@@ -7,8 +7,9 @@ import type { Decision, LoopContext, LoopEvent } from './events.js';
 import { buildHandoff } from './handoff.js';
 import { isFinal, loopTaskNumber, newLoopState } from './loop-state.js';
 import { failed } from './check-status.js';
-import { resetCommand as resetCommandOf, verifyCommand as verifyCommandOf } from './commands.js';
+import { approveCommand as approveCommandOf, resetCommand as resetCommandOf, verifyCommand as verifyCommandOf } from './commands.js';
 import { computeDelta, judgeDelta } from './delta.js';
+import { withSegment } from './segments.js';
 import { FILES_LISTED, type IterationRecord, type LoopState, type StopReason, type TreeFacts, type Verdict } from './types.js';
 export { FILES_LISTED };
 
@@ -48,6 +49,16 @@ function resetCommand(loop: LoopState, ctx: LoopContext): string {
   return resetCommandOf(ctx.plan_path, loopTaskNumber(loop), ctx.invocation);
 }
 
+function approveCommand(loop: LoopState, ctx: LoopContext): string {
+  return approveCommandOf(ctx.plan_path, loopTaskNumber(loop), ctx.invocation);
+}
+
+/** How a human reopens a stopped loop: a Rule 4 stop is approved (or reset), anything else reset. */
+function reopenHint(loop: LoopState, ctx: LoopContext): string {
+  if (loop.stop_reason === 'rule4_architectural') return `To proceed with the change once the human approved it: \`${approveCommand(loop, ctx)}\` (a different approach: \`${resetCommand(loop, ctx)}\`).`;
+  return `To loop again after the human decided: \`${resetCommand(loop, ctx)}\`.`;
+}
+
 const STOP_NEXT = 'Stop working on this task: show the handoff (## CHECKPOINT REACHED) to the human and wait for their decision.';
 
 function passNext(loop: LoopState): string {
@@ -84,12 +95,22 @@ function ended(loop: LoopState, ctx: LoopContext): ReduceResult {
       }),
     };
   }
+  if (loop.deferred) {
+    return {
+      state: loop,
+      decision: decisionOf(loop, {
+        already_ended: true,
+        message: `${label(loop)} was deferred (${loop.deferred.reason}); nothing was recorded.`,
+        next: `Go on with the next task; this one is listed under Deferred Issues. To take it up again: \`${resetCommand(loop, ctx)}\`.`,
+      }),
+    };
+  }
   return {
     state: loop,
     decision: decisionOf(loop, {
       already_ended: true,
       message: `${label(loop)}'s loop already stopped with ${loop.stop_reason} after ${loop.iterations.length}/${loop.max_iterations} iterations; nothing was recorded.`,
-      next: `${STOP_NEXT} To loop again after the human decided: \`${resetCommand(loop, ctx)}\`.`,
+      next: `${STOP_NEXT} ${reopenHint(loop, ctx)}`,
     }),
   };
 }
@@ -216,6 +237,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     tree: event.tree,
     ...(failingTests.length > 0 ? { failing_tests: failingTests } : {}),
     ...(findings.length > 0 ? { rule4_findings: findings } : {}),
+    ...(event.rule4_approved?.length ? { rule4_approved: event.rule4_approved } : {}),
   };
   const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
   const state: LoopState = {
@@ -227,6 +249,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     fingerprint_streak: fingerprintStreak,
     no_progress_streak: noProgressStreak,
     start_ref: startRef,
+    ...(loop.start_ref === null && event.start_source ? { start_source: event.start_source } : {}),
     started_at: startedAt,
     updated_at: event.now,
     done_confirmed: verdict === 'pass' ? event.done_confirmed : loop.done_confirmed,
@@ -275,7 +298,7 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
         return { state: loop, decision: decisionOf(loop, { message: `${label(loop)} already started at ${loop.started_at}; start point kept.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
       }
       const baseline = event.baseline ?? loop.baseline ?? null;
-      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}) };
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
     }
 
@@ -300,8 +323,41 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
 
     case 'reset': {
       const fresh = newLoopState({ scope: loop.scope, task_number: loop.task_number, task_name: loop.task_name, max_iterations: ctx.limits.max_iterations });
-      const state: LoopState = { ...fresh, start_ref: event.start_ref, updated_at: event.now };
-      return { state, decision: decisionOf(state, { message: `${label(loop)}'s loop was reset (${loop.iterations.length} iteration${loop.iterations.length === 1 ? '' : 's'} cleared).`, next: `Run \`${verifyCommand(loop, ctx)}\` after the next change.` }) };
+      const state: LoopState = { ...fresh, ...withSegment(loop, event.now, 'reset'), start_ref: event.start_ref, start_source: 'reset', updated_at: event.now, ...(loop.session ? { session: loop.session } : {}) };
+      return { state, decision: decisionOf(state, { message: `${label(loop)}'s loop was reset (${loop.iterations.length} iteration${loop.iterations.length === 1 ? '' : 's'} kept in its history; the budget starts again).`, next: `Run \`${verifyCommand(loop, ctx)}\` after the next change.` }) };
+    }
+
+    case 'approved': {
+      // The same start point: the approved change stays in the diff and the approval (plan
+      // state) subtracts it, so a different architectural change is still caught.
+      const fresh = newLoopState({ scope: loop.scope, task_number: loop.task_number, task_name: loop.task_name, max_iterations: ctx.limits.max_iterations });
+      const state: LoopState = {
+        ...fresh,
+        ...withSegment(loop, event.now, 'approve'),
+        start_ref: loop.start_ref,
+        start_source: loop.start_source ?? null,
+        started_at: loop.started_at,
+        updated_at: event.now,
+        ...(loop.baseline ? { baseline: loop.baseline } : {}),
+        ...(loop.check_written ? { check_written: loop.check_written } : {}),
+        ...(loop.session ? { session: loop.session } : {}),
+      };
+      const what = event.findings.length > 0 ? event.findings.join('; ') : 'the architectural change the agent proposed';
+      return {
+        state,
+        decision: decisionOf(state, {
+          message: `${label(loop)}: Rule 4 change approved (${what}); the loop starts again with a fresh budget from the same start point.`,
+          next: `Continue the ${loop.scope === 'plan' ? 'plan' : 'task'} with the approved change, then run \`${verifyCommand(loop, ctx)}\`.`,
+        }),
+      };
+    }
+
+    case 'deferred': {
+      if (loop.status === 'passed') return ended(loop, ctx);
+      // A loop that had stopped keeps why it stopped (the report shows it); a running one stops as `deferred`.
+      const stopReason = loop.status === 'stopped' && loop.stop_reason !== null && loop.stop_reason !== 'interrupted' ? loop.stop_reason : 'deferred';
+      const state: LoopState = { ...loop, status: 'stopped', stop_reason: stopReason, deferred: event.deferral, interrupted: null, awaiting_confirmation: false, updated_at: event.now, handoff: loop.handoff };
+      return { state, decision: decisionOf(state, { message: `${label(loop)} deferred: ${event.deferral.reason}`, next: 'Note the task under "Deferred Issues" in the SUMMARY and go on with the next task.' }) };
     }
 
     case 'budget_exhausted': {

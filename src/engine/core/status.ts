@@ -2,7 +2,8 @@
  * Summaries of recorded loop state for `ralf status` (pure over PlanState). Reads only
  * the JSON state: no config, no plan parsing, so the command starts fast.
  */
-import type { LoopState, PlanState, RecommendedAction, StopReason } from './types.js';
+import { totalIterations } from './segments.js';
+import type { Handoff, LoopState, PlanState, RecommendedAction, StopReason } from './types.js';
 
 export interface LoopSummary {
   scope: 'task' | 'plan';
@@ -13,6 +14,11 @@ export interface LoopSummary {
   /** Interrupted loops resume on the next verify. */
   resumable: boolean;
   iterations: number;
+  /** Iterations over every segment of the loop (resets and approvals start a new segment). */
+  iterations_total: number;
+  segments: number;
+  /** Set when the task was deferred (`ralf task defer`). */
+  deferred_reason: string | null;
   max_iterations: number;
   last_fingerprint: string | null;
   last_progress: boolean | null;
@@ -42,6 +48,9 @@ export function summarizeLoop(loop: LoopState): LoopSummary {
     stop_reason: loop.stop_reason,
     resumable: loop.status === 'stopped' && loop.stop_reason === 'interrupted',
     iterations: loop.iterations.length,
+    iterations_total: totalIterations(loop),
+    segments: (loop.segments?.length ?? 0) + 1,
+    deferred_reason: loop.deferred?.reason ?? null,
     max_iterations: loop.max_iterations,
     last_fingerprint: last?.fingerprint ?? null,
     last_progress: last ? last.progress : null,
@@ -63,4 +72,12 @@ export function summarizePlan(state: PlanState, statePath: string): PlanSummary 
     not_looped: state.not_looped,
     plan_not_looped: state.plan_not_looped ?? null,
   };
+}
+/** The most recent handoff of a loop that is stopped now (not deferred), for `ralf status`. */
+export function lastHandoff(state: PlanState | null): { scope: 'task' | 'plan'; task: number | null; stop_reason: StopReason | null; at: string | null; handoff: Handoff } | null {
+  if (!state) return null;
+  const loops = [...Object.values(state.tasks), ...(state.plan ? [state.plan] : [])].filter((l) => l.status === 'stopped' && !l.deferred && l.handoff);
+  loops.sort((a, b) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''));
+  const l = loops[0];
+  return l ? { scope: l.scope, task: l.task_number, stop_reason: l.stop_reason, at: l.updated_at, handoff: l.handoff! } : null;
 }

@@ -28,7 +28,9 @@ export type StopReason =
   | 'token_budget'
   | 'blocked'
   /** The checks passed CONFIRM_MAX times in a row but the manual criteria were never confirmed. */
-  | 'unconfirmed';
+  | 'unconfirmed'
+  /** A human set the task aside (`ralf task defer`); the plan goes on without it. */
+  | 'deferred';
 
 /** `confirm`: every check passes; the manual done criteria wait for `--done-confirmed` (exit 11). */
 export type Verdict = 'pass' | 'retry' | 'confirm' | 'stop';
@@ -92,8 +94,10 @@ export interface IterationRecord {
   tree?: string | null;
   /** Failing test names over all checks (parsed from output), when recognisable. */
   failing_tests?: string[];
-  /** Rule 4 diff-guard findings for this iteration (empty: none). */
+  /** Rule 4 diff-guard findings for this iteration that no approval covers (empty: none). */
   rule4_findings?: string[];
+  /** Diff-guard findings a human approved (`ralf task approve`): seen, and not stopping the loop. */
+  rule4_approved?: string[];
 }
 
 export interface IterationDelta {
@@ -149,6 +153,61 @@ export interface Handoff {
 
 export type LoopStatus = 'idle' | 'running' | 'passed' | 'stopped';
 
+/**
+ * A human's answer to a Rule 4 stop (`ralf task approve`), recorded in the plan state: the
+ * approved findings no longer stop this task's loop, any later task's loop or the plan-level
+ * loop (src/engine/approvals.ts).
+ */
+export interface Rule4Approval {
+  at: string;
+  scope: 'task' | 'plan';
+  task_number: number | null;
+  /** The task's identity key (task-identity.ts) when the approval is a task's. */
+  task_key: string | null;
+  task_name: string;
+  /** The diff-guard findings approved, as the guard words them (matched exactly). */
+  findings: string[];
+  /** The escalation the human answered. */
+  reason: string;
+  source: Escalation['source'];
+  /**
+   * An agent's escalation (the change proposed, not made yet): the findings this task's loop
+   * reports until it passes are covered too, and added to `findings` as they appear.
+   */
+  open: boolean;
+  note: string | null;
+  /** The approved working tree, kept as a commit under this ref (`git gc` cannot prune it). */
+  ref: string | null;
+}
+
+/** A stretch of one loop that ended when the loop started over (`ralf task reset` / `approve`). */
+export interface LoopSegment {
+  iterations: IterationRecord[];
+  status: LoopStatus;
+  stop_reason: StopReason | null;
+  escalation: Escalation | null;
+  /** The handoff's recommended action and recommendation when the segment had stopped. */
+  recommended_action: RecommendedAction | null;
+  started_at: string | null;
+  ended_at: string;
+  ended_by: 'reset' | 'approve';
+  total_duration_ms: number;
+}
+
+/** A task set aside (`ralf task defer`): the plan goes on without it. */
+export interface Deferral {
+  at: string;
+  reason: string;
+  /** The working tree before the loop's edits were removed, kept as a commit under this ref. */
+  ref: string | null;
+  /** Paths put back to what they held at the task's start. */
+  removed: string[];
+  /** Paths the loop changed that were left as they are, with why. */
+  left: Array<{ path: string; reason: string }>;
+  /** A command that brings the removed edits back, or null when nothing was removed. */
+  restore_command: string | null;
+}
+
 /** One loop (a task's, or the plan-level loop). */
 export interface LoopState {
   scope: 'task' | 'plan';
@@ -202,6 +261,17 @@ export interface LoopState {
    * the Stop hook / OpenCode plugin hold only that session while the loop is open.
    */
   session?: { host: 'claude' | 'opencode'; id: string } | null;
+  /** Earlier stretches of this loop (before a reset or an approval), oldest first; at most SEGMENTS_KEPT. */
+  segments?: LoopSegment[];
+  /** Segments dropped beyond SEGMENTS_KEPT (their iterations are still in the log). */
+  segments_dropped?: number;
+  /** Set when the task was deferred (`ralf task defer`): stopped for good, the plan went on. */
+  deferred?: Deferral | null;
+  /**
+   * Where `start_ref` came from: `task_start`/`reset`/`approve` (a snapshot of the working tree),
+   * `head` (HEAD's tree: uncommitted work before the task counts as the task's) or `first_verify`.
+   */
+  start_source?: 'task_start' | 'reset' | 'approve' | 'head' | 'first_verify' | null;
 }
 
 export interface TreeFacts {
@@ -239,6 +309,8 @@ export interface PlanState {
   not_looped: NotLoopedTask[];
   /** Why the plan-level loop does not run (`ralf plan verify` on a plan whose plan_decision is skip/refuse). */
   plan_not_looped?: { decision: 'skip' | 'refuse'; reason: string } | null;
+  /** Rule 4 approvals (`ralf task approve`), oldest first: subtracted from every later guard. */
+  approvals?: Rule4Approval[];
   /** Number of tasks in the plan when the state was last written (for `Progress: x/y`). */
   task_count?: number;
   created_at: string;

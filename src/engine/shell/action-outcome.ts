@@ -5,7 +5,7 @@ import type { Handoff, LoopState, StopReason, Verdict } from '../core/types.js';
 import { exitCodeFor } from './verify-task.js';
 
 export interface ActionOutcome {
-  action: 'escalate' | 'reset' | 'start' | 'event';
+  action: 'escalate' | 'reset' | 'start' | 'event' | 'approve' | 'defer';
   exit_code: number;
   scope: 'task' | 'plan';
   task: { number: number; name: string } | null;

@@ -30,6 +30,8 @@ export interface ApplyEventArgs {
   lockWaitMs?: number | undefined;
   /** The host session the command ran in; recorded on the loop when the event changes it. */
   session?: LoopState['session'] | undefined;
+  /** Plan-level records to update under the same lock (Rule 4 approvals), given the loop after the event. */
+  planPatch?: ((state: PlanState, loop: LoopState) => PlanState) | undefined;
 }
 
 export interface ApplyEventResult {
@@ -55,8 +57,8 @@ export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
       // The task may have moved (a task inserted before it): its loop follows it.
       const loop = scope === 'task' && base.task_number !== taskNumber ? { ...base, task_number: taskNumber } : base;
       const r = reduce(loop, event, ctx);
-      const changed = r.state !== loop || current === null || args.notLooped !== undefined;
-      const next: PlanState = { ...state };
+      const changed = r.state !== loop || current === null || args.notLooped !== undefined || args.planPatch !== undefined;
+      let next: PlanState = { ...state };
       if (changed) {
         const loopNext = { ...r.state, task_name: args.taskName || r.state.task_name, ...(args.session ? { session: args.session } : {}) };
         if (scope === 'plan') next.plan = loopNext;
@@ -74,6 +76,7 @@ export function applyEvent(args: ApplyEventArgs): ApplyEventResult {
         }
         if (args.notLooped) next.not_looped = args.notLooped;
         if (args.taskCount !== undefined) next.task_count = args.taskCount;
+        if (args.planPatch) next = args.planPatch(next, (scope === 'plan' ? next.plan : next.tasks[writeKey]) ?? r.state);
         writePlanState(target.projectRoot, next, target.stateId);
       }
       const loopAfter = (scope === 'plan' ? next.plan : next.tasks[writeKey]) ?? r.state;

@@ -13,7 +13,7 @@ import type { LoopContext, LoopLimits } from '../core/events.js';
 import { planIdFromPath, projectRelative, projectRootForPlan, statePaths, type StatePaths } from './paths.js';
 import { readPlanCache, writePlanCache } from './plan-cache.js';
 import { stateIdFor } from './store.js';
-import type { NotLoopedTask } from '../core/types.js';
+import type { NotLoopedTask, PlanState } from '../core/types.js';
 
 export interface ConfigOptions {
   /** Where to look for the project when the PLAN.md is outside one (default: process.cwd()). */
@@ -111,6 +111,14 @@ export function loopContext(target: PlanTarget, effective: EffectiveConfigLike, 
     plan_path: target.planRel,
     plan_progress: total === null ? null : { completed: taskNumber === null ? total : Math.max(0, taskNumber - 1), total },
   };
+}
+
+/** `**Progress:**` does not count deferred tasks as complete (their loops are in the state). */
+export function withoutDeferred(ctx: LoopContext, state: PlanState | null, taskNumber: number | null): LoopContext {
+  const p = ctx.plan_progress;
+  if (!p || !state) return ctx;
+  const deferred = Object.values(state.tasks).filter((l) => l.deferred && l.task_number !== null && (taskNumber === null || l.task_number < taskNumber)).length;
+  return deferred === 0 ? ctx : { ...ctx, plan_progress: { completed: Math.max(0, p.completed - deferred), total: p.total } };
 }
 
 export function findTask(plan: Plan, n: number, planPathArg: string): PlanTask {

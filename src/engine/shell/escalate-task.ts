@@ -3,7 +3,8 @@ import { ExitCode } from '../../exit-codes.js';
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { taskKeyOf } from '../core/task-identity.js';
-import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
+import { findTask, loadPlanTarget, loopContext, notLoopedOf, withoutDeferred, type ConfigOptions } from './context.js';
+import { readPlanStateFile } from './store.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import type { Escalation } from '../core/types.js';
 
@@ -34,7 +35,7 @@ export async function escalateTask(options: EscalateOptions): Promise<ActionOutc
     taskKey: task ? taskKeyOf(loaded.plan.tasks, task.number) : undefined,
     taskName: task?.name ?? (loaded.plan.objective?.split('\n').find((l: string) => l.trim())?.trim() ?? `Plan ${loaded.planId}`),
     event: { type: 'escalated', now, escalation },
-    ctx: loopContext(loaded, loaded.effective, loaded.plan, task?.number ?? null),
+    ctx: withoutDeferred(loopContext(loaded, loaded.effective, loaded.plan, task?.number ?? null), readPlanStateFile(loaded.paths.state), task?.number ?? null),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },
     notLooped: notLoopedOf(loaded.plan),
     taskCount: loaded.plan.tasks.length,

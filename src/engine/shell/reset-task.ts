@@ -11,6 +11,7 @@ import { defaultDeps, type EngineDeps } from './deps.js';
 import { untrackedFileCapBytes } from '../../git/snapshot.js';
 import { commandInvocation } from './invocation.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
+import { keepLoopTrees } from './keep-loop.js';
 
 export interface ResetOptions extends ConfigOptions {
   planPath: string;
@@ -70,6 +71,7 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
     if (startRef) await deps.git.keepStartPoint?.(target.projectRoot, `${target.stateId}\0${w.scope === 'plan' ? 'plan' : found.key}`, startRef);
     const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
     reset.push(actionOutcome('reset', target, r, 0));
+    if (startRef !== null) await keepLoopTrees(target.projectRoot, target.stateId, w.scope === 'task' ? found.key : null, r.loop);
   }
   const message =
     reset.length === 0

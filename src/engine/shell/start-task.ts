@@ -12,6 +12,7 @@ import { openCheckLedger, reapOrphanChecks } from '../../verify/orphan-checks.js
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { taskKeyOf } from '../core/task-identity.js';
+import { keepLoopTrees } from './keep-loop.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
@@ -54,6 +55,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
     lockWaitMs: options.lockWaitMs,
     session: options.session,
   });
+  if (startRef !== null) await keepLoopTrees(loaded.projectRoot, loaded.stateId, taskKeyOf(loaded.plan.tasks, task.number), r.loop);
   return actionOutcome('start', loaded, r, 0);
 }
 

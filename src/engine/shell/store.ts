@@ -27,7 +27,7 @@ export interface LogEntry {
   task: number | null;
   /** Iterations recorded in the loop after this action. */
   iteration: number;
-  action: 'verify' | 'start' | 'escalate' | 'reset' | 'interrupt' | 'refuse' | 'event';
+  action: 'verify' | 'start' | 'escalate' | 'reset' | 'interrupt' | 'refuse' | 'event' | 'approve' | 'defer';
   /** For `event`: the event type (`blocked`, `budget_exhausted`, ...). */
   event?: string;
   verdict: Verdict | null;

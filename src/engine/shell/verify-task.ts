@@ -18,7 +18,9 @@ import type { Check } from '../../plan/model.js';
 import { loopOf } from '../core/find-loop.js';
 import { applyEvent, recordNotLooped, type ApplyEventResult } from './apply-event.js';
 import { taskKeyOf } from '../core/task-identity.js';
-import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions, type LoadedPlan } from './context.js';
+import { findTask, loadPlanTarget, loopContext, notLoopedOf, withoutDeferred, type ConfigOptions, type LoadedPlan } from './context.js';
+import { applyApprovals, updateApprovals } from '../core/approvals.js';
+import { keepLoopTrees } from './keep-loop.js';
 import { defaultDeps, type DiffIgnoreLike, type EngineDeps, type OutputScanLike, type RawCheck } from './deps.js';
 import type { Decision, LoopContext } from '../core/events.js';
 import { isFinal } from '../core/loop-state.js';
@@ -231,7 +233,7 @@ async function loadAndConfigure(deps: EngineDeps, options: VerifyOptions, early:
 async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, scope: Scope): Promise<VerifyOutcome> {
   const now = clock(options);
   let snapshotNotes: SnapshotNotes | null = null;
-  const ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
+  let ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
   const requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
   const doneConfirmed = options.doneConfirmed === true;
   const root = loaded.projectRoot;
@@ -299,6 +301,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // A loop that already stopped answers at once: no checks, no iteration.
   const stateBefore = readPlanStateFile(loaded.paths.state);
   const before = loopOf(stateBefore, scope.taskNumber, scope.key);
+  ctx = withoutDeferred(ctx, stateBefore, scope.taskNumber);
+  common.ctx = ctx;
   const confirmsStop = before?.stop_reason === 'unconfirmed' && doneConfirmed;
   if (before && isFinal(before) && !confirmsStop) {
     const r = applyEvent({ ...common, event: { type: 'query', now: now() }, action: 'verify', detail: 'verify after the loop stopped; nothing recorded' });
@@ -322,6 +326,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const git = deps.git.insideGit(root);
   let startRef = before?.start_ref ?? null;
   if (startRef === null && scope.scope === 'plan') startRef = earliestTaskStart(stateBefore);
+  const startKnown = startRef !== null;
   const startP = settle(startRef === null && git ? deps.git.headTree(root) : Promise.resolve(startRef));
   const snapshot = early && early.root === root ? early : git ? startSnapshot(deps, root) : null;
   snapshot?.configured(cfg);
@@ -332,7 +337,9 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // tear it. The diff since the start then runs beside the checks.
   const tree = unwrap(await treeP);
   snapshotNotes = (await snapshot?.notes) ?? null;
-  startRef = unwrap(await startP) ?? tree;
+  const startFound = unwrap(await startP);
+  const startSource: LoopState['start_source'] = startKnown ? 'task_start' : startFound !== null ? 'head' : 'first_verify';
+  startRef = startFound ?? tree;
   mark('snapshot');
   // Changes to files another open plan declares are that plan's (parallel plans of a wave in
   // one working tree): found beside the checks, like the diff that leaves them out.
@@ -408,8 +415,13 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { ...ignore, checkWritten: merged } })).diffHash;
   }
   mark('diff');
+  // Rule 4 approvals (approvals.ts): approved findings are recorded, never a stop.
+  const approvals = stateBefore?.approvals ?? [];
+  const owner = { scope: scope.scope, taskKey: scope.key ?? null };
+  const guard = applyApprovals(diff.findings, approvals, owner);
   const r = applyEvent({
     ...common,
+    ...(guard.absorbed.size > 0 || approvals.some((a) => a.open) ? { planPatch: (st: PlanState, l: LoopState) => updateApprovals(st, guard.absorbed, owner, l.status === 'passed') } : {}),
     event: {
       type: 'iteration_verified',
       now: now(),
@@ -422,17 +434,21 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       tree: diff.tree,
       files_changed: diff.filesChanged,
       files_changed_count: diff.filesChangedCount,
-      rule4_findings: diff.findings,
+      rule4_findings: guard.blocking,
+      ...(guard.approved.length > 0 ? { rule4_approved: guard.approved } : {}),
       ignore_key: diff.ignoreKey,
       ...(written !== null ? { after_hash: afterHash ?? null, check_written: written.paths } : {}),
       done_confirmed: doneConfirmed,
       requires_confirmation: requiresConfirmation,
       start_ref: startRef,
+      start_source: startSource,
       ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
   });
   mark('persist');
+  // A stop waits for a human, maybe for weeks: keep the loop's trees from git gc (keep-loop.ts).
+  if (r.decision.verdict === 'stop' && r.decision.counted && tree !== null) await keepLoopTrees(root, loaded.stateId, scope.key ?? null, r.loop);
   const o0 = outcome(r, checks);
   const o = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
   if (written === null) return o;

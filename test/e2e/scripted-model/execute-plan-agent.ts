@@ -78,8 +78,16 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
     const where = yield bash(withExit(`test "$(pwd -P)" = '${root}'`), 'check the working directory');
     if (exitOf(where) !== 0) return `SCRIPTED: the shell is not in ${root}; stopping`;
 
+    // Step 1.4: the resume point; tasks before it are finished and never redone.
+    const status = jsonOf(yield bash(ralf(`status ${planPath} --json`), 'ralf status (resume point)'));
+    const resumeAt = status?.resume_at === null ? Number.POSITIVE_INFINITY : typeof status?.resume_at === 'number' ? status.resume_at : 1;
+
     for (const task of plan.tasks) {
       const n = task.number;
+      if (n < resumeAt) {
+        done.push(task.name);
+        continue;
+      }
       if (task.decision === 'refuse') {
         const el = task.elements ?? {};
         const reply = yield {
@@ -143,6 +151,8 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
           const handoff = (data?.handoff as { markdown?: string } | undefined)?.markdown ?? '(no handoff)';
           const reply = yield { say: `${handoff}\n\nReply: fixed by hand, a different approach, defer, or stop.` };
           if (!/defer/i.test(reply)) return `Stopped at task ${n} (loop handoff).`;
+          const d = yield bash(ralf(`task defer ${planPath} ${n} --reason "deferred by the human after the loop stopped"`), `ralf task defer ${n}`);
+          if (exitOf(d) !== 0) return `ralf task defer exited ${exitOf(d)}: stopping.\n${d}`;
           deferred.push(`Task ${n} (${task.name}): loop stopped with ${String(data?.stop_reason)}; deferred by the human`);
           break;
         }

@@ -11,6 +11,7 @@
 //   blocked    writes a file, then says BLOCKED with a reason
 //   tokens     progress, plus a Claude-style result line with 5000 + 100 tokens
 //   bigfile    progress, plus a 2 MB untracked file big.bin (a sparse file)
+//   dependency progress, plus a new dependency (left-pad) in package.json: a Rule 4 change
 // Every call appends its prompt to $AGENT_LOG_DIR/<n>.txt (n = call number) when set.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -76,6 +77,14 @@ switch (mode) {
     say('The task needs the STRIPE_SECRET_KEY, which only a human can provide.');
     say('<ralph>BLOCKED</ralph> needs STRIPE_SECRET_KEY from the Stripe dashboard');
     break;
+  case 'dependency': {
+    progress(false);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    pkg.dependencies = { ...pkg.dependencies, 'left-pad': '^1.3.0' };
+    writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+    say('added left-pad');
+    break;
+  }
   case 'tokens':
     progress(false);
     say(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'ok', usage: { input_tokens: 5000, output_tokens: 100 } }));
