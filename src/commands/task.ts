@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
         reason: values.reason,
         details: { proposed_change: values.proposed, why_needed: values.why, impact: values.impact, alternatives: values.alternatives },
       });
-      warnLog(o);
+      warnLog(o, json);
       if (json) printJson(o);
       else printText([style().red(style().bold(`STOP ${o.task ? `Task ${o.task.number}` : 'plan-level loop'} — rule4_architectural`)), o.message, '', `next: ${o.next}`, '', o.handoff?.markdown ?? ''].join('\n'));
       return o.exit_code;
@@ -81,7 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       if ((values.all || values.plan) && nArg !== undefined) throw usageError(`unexpected argument "${nArg}" with --${values.all ? 'all' : 'plan'}`, `usage: ${USAGE}`);
       const { resetTask } = await import('../engine/shell/reset-task.js');
       const r = await resetTask({ ...common, which, dryRun: values['dry-run'] === true });
-      for (const o of r.reset) warnLog(o);
+      for (const o of r.reset) warnLog(o, json);
       if (json) printJson(r);
       else printText([r.message, ...(r.stop_flag ? ['note: .planning/ralf/STOP exists; every loop stays paused until you delete it.'] : [])].join('\n'));
       return ExitCode.ok;
@@ -90,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
       const n = taskNumber(nArg);
       const { startTask } = await import('../engine/shell/start-task.js');
       const o = await startTask({ ...common, session, taskNumber: n });
-      warnLog(o);
+      warnLog(o, json);
       if (json) printJson(o);
       else printText(`${o.message}${o.start_ref ? ` Start point: ${o.start_ref.slice(0, 12)}.` : ' (not a git repository: no start snapshot)'}\nnext: ${o.next}`);
       return ExitCode.ok;
@@ -127,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-/** The history log could not be appended (the state was written): say so on stderr. */
-function warnLog(o: { log_warning?: string }): void {
-  if (o.log_warning) writeStderr(`ralf: warning: ${o.log_warning}\n`);
+/** The history log could not be appended (the state was written): say so on stderr (under --json it is the document's log_warning). */
+function warnLog(o: { log_warning?: string }, json: boolean): void {
+  if (o.log_warning && !json) writeStderr(`ralf: warning: ${o.log_warning}\n`);
 }

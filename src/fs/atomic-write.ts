@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, statSync, chmodSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { processAlive } from './process-alive.js';
 
@@ -48,13 +48,48 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   closeSync(fd);
   try {
     if (mode !== undefined) chmodSync(tmp, mode);
-    if (options.unchangedFrom !== undefined && !sameContent(path, options.unchangedFrom)) throw new ConcurrentChangeError(path);
-    renameSync(tmp, path);
+    if (options.unchangedFrom !== undefined) swapIfUnchanged(tmp, path, options.unchangedFrom);
+    else renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
   removeStaleTemps(dirname(path), basename(path));
+}
+
+/**
+ * Compare-and-swap without an atomic primitive (POSIX has no compare-and-rename). The file
+ * being replaced is first hard-linked aside, so its inode stays reachable: an editor that
+ * saves in place (truncate and write, as most do) between our comparison and our rename, or
+ * still writing after it, writes into that inode. After the rename the aside copy is compared
+ * again; if it moved on, the user's inode is renamed back over ours (their save wins, ours is
+ * refused). What is left unguarded is a writer that replaces the file by its own rename in the
+ * two syscalls between our link and our rename.
+ */
+function swapIfUnchanged(tmp: string, path: string, expected: string | null): void {
+  const aside = tmp.replace(/\.tmp$/, '.old.tmp');
+  let linked = false;
+  try {
+    linkSync(path, aside);
+    linked = true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOENT: nothing to keep aside (the comparison below says whether that was expected);
+    // a filesystem without hard links falls back to compare-then-rename.
+    if (code !== 'ENOENT' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV' && code !== 'EMLINK') throw err;
+  }
+  try {
+    if (!sameContent(linked ? aside : path, expected)) throw new ConcurrentChangeError(path);
+    renameSync(tmp, path);
+    if (linked && !sameContent(aside, expected)) {
+      // The in-place save landed while we swapped: put the user's file back.
+      renameSync(aside, path);
+      linked = false;
+      throw new ConcurrentChangeError(path);
+    }
+  } finally {
+    if (linked) rmSync(aside, { force: true });
+  }
 }
 
 function sameContent(path: string, expected: string | null): boolean {
@@ -86,8 +121,8 @@ function removeStaleTemps(dir: string, name: string): void {
   }
 }
 
-/** `.<name>.<pid>.<time>.tmp`: the temp file `writeFileAtomic` writes beside `<name>`. */
-const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-z]+\.tmp$/;
+/** `.<name>.<pid>.<time>.tmp` (and `.old.tmp`, the replaced file kept aside): the temp files `writeFileAtomic` writes beside `<name>`. */
+const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-z]+(?:\.old)?\.tmp$/;
 
 /**
  * Temp files in `dir` left by `writeFileAtomic` calls whose process died before the rename

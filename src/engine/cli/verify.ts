@@ -31,7 +31,8 @@ export async function runVerifyCommand(json: boolean, verify: (signal: AbortSign
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
   }
-  if (outcome.log_warning) writeStderr(`ralf: warning: ${outcome.log_warning}\n`);
+  // Under --json the warning is the document's log_warning; stderr stays quiet.
+  if (outcome.log_warning && !json) writeStderr(`ralf: warning: ${outcome.log_warning}\n`);
   if (json) printJson(outcome);
   else printText(renderVerify(outcome, style()));
   mark('print');
