@@ -143,7 +143,9 @@ describe('an unwritable .planning/ralf', () => {
     // JSON first, log second (docs/ENGINE.md): the counted iteration's verdict still reaches the agent.
     expect(r.code).toBe(10);
     expect(r.json.iteration).toBe(2);
-    expect(r.stderr).toContain(`cannot append to ${p.path('.planning/ralf/01-01.jsonl')}: EISDIR`);
+    // --json: the warning is the document's log_warning and stderr stays quiet.
+    expect(r.json.log_warning).toContain(`cannot append to ${p.path('.planning/ralf/01-01.jsonl')}: EISDIR`);
+    expect(r.stderr).toBe('');
     expect(p.iterations(1)).toBe(2);
     expect(p.exists('.planning/ralf/01-01.lock')).toBe(false);
     rmSync(p.path('.planning/ralf/01-01.jsonl'), { recursive: true });
