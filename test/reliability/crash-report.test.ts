@@ -15,8 +15,11 @@ function oldSummary(): string {
   return `---\nphase: 01-demo\nplan: 01\nsubsystem: core\n---\n\n# Phase 01 Plan 01: Reliability Summary\n\n## Accomplishments\n\n${body}\n\n## Self-Check: PASSED\n\n- FOUND: src/a.js\n`;
 }
 
-/** Temp files an atomic write leaves when killed between creating and renaming them. */
-const TEMP = /^\.01-01-SUMMARY\.md\.\d+\.[0-9a-z]+\.tmp$/;
+/**
+ * Temp files an atomic write leaves when killed between creating and renaming them: the new
+ * content's temp, or the replaced SUMMARY.md hard-linked aside by the compare-and-swap (`.old.tmp`).
+ */
+const TEMP = /^\.01-01-SUMMARY\.md\.\d+\.[0-9a-z]+(?:\.old)?\.tmp$/;
 
 describe('kill -9 during ralf report', () => {
   it('SUMMARY.md is the old or the new content byte-for-byte at every kill point', async () => {
