@@ -114,7 +114,7 @@ function nextLine(row: ReportRow, planPath: string, invocation: string | undefin
     return [text(`Next: run the verification again to resume with iteration ${row.iterations + 1} (interrupted iterations do not count): `), code(verify), text('.')];
   }
   const action = row.recommended_action;
-  if (row.stop_reason === 'rule4_architectural') return rule4Next(row, planPath);
+  if (row.stop_reason === 'rule4_architectural') return rule4Next(row, planPath, invocation);
   const step = action ? NEXT_STEP[action] : undefined;
   if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath, invocation)), text('.')];
   if (row.recommendation) return [text(`Next: ${oneLine(row.recommendation)}`)];
@@ -135,9 +135,9 @@ function segmentLines(row: ReportRow): PhrasingContent[][] {
 }
 
 /** A Rule 4 stop is answered with an approval (or a reset for a different approach). */
-function rule4Next(row: ReportRow, planPath: string): PhrasingContent[] {
+function rule4Next(row: ReportRow, planPath: string, invocation: string | undefined): PhrasingContent[] {
   const n = row.scope === 'plan' ? null : row.number;
-  return [text('Next: '), code('decision_needed'), text(' — to proceed with the architectural change run '), code(approveCommand(planPath, n)), text('; for a different approach revert it and run '), code(resetCommand(planPath, n)), text('.')];
+  return [text('Next: '), code('decision_needed'), text(' — to proceed with the architectural change run '), code(approveCommand(planPath, n, invocation)), text('; for a different approach revert it and run '), code(resetCommand(planPath, n, invocation)), text('.')];
 }
 
 /** A bullet with sub-bullets for a row that did not simply succeed; null when nothing to say. */

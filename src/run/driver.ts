@@ -388,7 +388,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
       }
       const outcome: TaskOutcome = loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget' ? 'budget' : 'stopped';
-      const reopen = loop.stop_reason === 'rule4_architectural' ? `\`${approveCommand(plan.path, n)}\` to proceed with the change (or \`${reset}\` for a different approach)` : `\`${reset}\``;
+      const reopen = loop.stop_reason === 'rule4_architectural' ? `\`${approveCommand(plan.path, n, commandInvocation())}\` to proceed with the change (or \`${reset}\` for a different approach)` : `\`${reset}\``;
       return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then ${reopen} and run again` } }, loop.handoff, null);
     }
 
@@ -540,7 +540,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         // A Rule 4 stop keeps the change in place: the human approves it (`ralf task approve`,
         // then the next run continues with it) or reverts it.
         if (v.stop_reason === 'rule4_architectural' && n !== null) {
-          emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n)}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n)}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n)}\`` });
+          emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n, commandInvocation())}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n, commandInvocation())}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n, commandInvocation())}\`` });
         } else await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         // A budget cut is not the item's failure: nothing is written back, the next run resumes it.
