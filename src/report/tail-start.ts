@@ -4,22 +4,42 @@
  * matters: the first mention of the report heading onward, or, for a new section, the
  * trailing Self-Check headings and GSD footer.
  *
- * A split point is a line starting `#`…`######` + space in column 0 right after a blank
- * line: outside fenced code and multi-paragraph HTML blocks such a line always starts a
- * top-level heading (it cannot continue a paragraph, list item or quote), so parsing from
- * there yields the same top-level blocks as parsing the whole body. The scan only follows
+ * A split point is a line starting `#`…`######` + space in column 0 outside fenced code and
+ * HTML blocks: such a line always starts a top-level heading (an ATX heading interrupts a
+ * paragraph, and a column-0 line cannot continue a list item or quote lazily unless it is
+ * paragraph text), so parsing from there yields the same top-level blocks as parsing the
+ * whole body. HTML blocks that end at a blank line are skipped over, conservatively: any
+ * line opening with a tag starts one, up to the next blank line. The scan only follows
  * column-0 fences; on anything it does not model (an indented fence, an HTML block that can
- * span blank lines) it answers 0: parse everything.
+ * span blank lines and does not end on its own line) it answers 0: parse everything.
+ * `mustInclude`: an offset the parsed tail must contain (the report's start marker).
  */
 const selfCheck = /^self[-\s]?check\b/i;
-const htmlSpanningBlankLines = /^ {0,3}(?:<(?:script|pre|style|textarea)(?:[\s>]|$)|<!--|<\?|<![A-Za-z]|<!\[CDATA\[)/i;
+/** CommonMark HTML blocks 1–5 run until their end string, blank lines included; each may end on its opening line. */
+const htmlBlockOpen = /^ {0,3}(?:<(script|pre|style|textarea)(?:[\s>]|$)|(<!--)|(<\?)|(<!\[CDATA\[)|(<![A-Za-z]))/i;
+
+/** CommonMark HTML blocks 6 and 7 (`<div`, `</x`, any tag alone on its line) run to the next blank line. */
+const htmlUntilBlank = /^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/>]|$)/;
+
+/** Whether the line opens an HTML block that can span blank lines and does not end on this line. */
+function opensSpanningHtml(line: string): boolean {
+  const m = htmlBlockOpen.exec(line);
+  if (!m) return false;
+  const rest = line.slice(m[0].length);
+  const end = m[1] ? new RegExp(`</${m[1]}>`, 'i') : m[2] ? /-->/ : m[3] ? /\?>/ : m[4] ? /\]\]>/ : />/;
+  // `<!-->` and `<!--->` are complete comments; otherwise the end string must follow the opener.
+  if (m[2] && /^-?>/.test(rest)) return false;
+  return !end.test(rest);
+}
 const strip = (s: string) => s.replace(/[*_`~]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
-export function tailStart(body: string, title: string): number {
+export function tailStart(body: string, title: string, mustInclude = body.length): number {
   const wanted = strip(title);
   const boundaries: Array<{ offset: number; depth: number; text: string }> = [];
   let fence: { char: string; length: number } | null = null;
   let previousBlank = true;
+  // Inside an HTML block of kind 6/7 (ends at a blank line): a `#` line there is HTML text.
+  let inHtml = false;
   let firstMention = -1;
   let offset = 0;
   while (offset <= body.length) {
@@ -33,13 +53,15 @@ export function tailStart(body: string, title: string): number {
     } else {
       const open = /^(`{3,}|~{3,})(.*)$/.exec(line);
       if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) fence = { char: open[1]![0]!, length: open[1]!.length };
-      else if (/^ {1,3}(`{3,}|~{3,})/.test(line) || htmlSpanningBlankLines.test(line)) return 0;
-      else if (previousBlank) {
+      else if (/^ {1,3}(`{3,}|~{3,})/.test(line) || opensSpanningHtml(line)) return 0;
+      else if (inHtml || htmlUntilBlank.test(line)) inHtml = true;
+      else {
         const heading = /^(#{1,6})(?:[ \t]+(.*))?$/.exec(line);
         if (heading) boundaries.push({ offset, depth: heading[1]!.length, text: strip((heading[2] ?? '').replace(/[ \t]#+[ \t]*$/, '')) });
       }
     }
     previousBlank = line.trim() === '';
+    if (previousBlank) inHtml = false;
     if (newline === -1) break;
     offset = newline + 1;
   }
@@ -49,7 +71,7 @@ export function tailStart(body: string, title: string): number {
     for (const b of boundaries) if (b.offset <= limit && ok(b)) found = b.offset;
     return found;
   };
-  if (firstMention !== -1) return before(firstMention, () => true);
+  if (firstMention !== -1 || mustInclude < body.length) return before(Math.min(firstMention === -1 ? body.length : firstMention, mustInclude), () => true);
   // A new section goes before the trailing run of Self-Check headings or the footer: start
   // at the last rank-1/2 heading that is not a Self-Check, so that run is parsed whole.
   return before(body.length, (b) => b.depth <= 2 && !selfCheck.test(b.text));

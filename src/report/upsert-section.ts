@@ -46,8 +46,10 @@ function bodyStart(text: string, file: string, warnings: Problem[] | null): numb
 function locate(text: string, file: string, title: string, warnings: Problem[] | null) {
   const shift = bodyStart(text, file, warnings);
   const body = text.slice(shift);
-  // A marked section's start marker sits on the line before its heading: parse from the top.
-  const start = body.includes(START_MARKER_PREFIX) ? 0 : tailStart(body, title);
+  // A marked section's start marker sits on the line before its heading: the parsed tail
+  // starts at a safe boundary before the first marker.
+  const marker = body.indexOf(START_MARKER_PREFIX);
+  const start = tailStart(body, title, marker === -1 ? body.length : marker);
   checkMarkdownLimits(text, shift + start, file);
   return locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), title);
 }
