@@ -67,3 +67,35 @@ function tooLarge(path: string, limits: ReadLimits, size: number): RalfError {
 }
 
 export const MiB = 1024 * 1024;
+
+/**
+ * At most `bytes` from the start or the end of a regular file (a peek at a state file's head,
+ * a transcript's tail); null when it is missing, unreadable or anything but a regular file.
+ * Opened non-blocking and checked on the descriptor, like readRegularFile.
+ */
+export function readRegularFileSlice(path: string, bytes: number, from: 'start' | 'end'): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const length = Math.min(st.size, bytes);
+    const start = from === 'start' ? 0 : st.size - length;
+    const buf = Buffer.alloc(length);
+    let off = 0;
+    while (off < length) {
+      const n = readSync(fd, buf, off, length - off, start + off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}

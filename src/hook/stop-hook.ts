@@ -4,12 +4,13 @@
  * a block. The common case (no loop of this session is open) reads a few small files and
  * loads nothing else; only a block loads the config (hooks.enabled, hooks.max_blocks).
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isBundled, requireBundle } from '../bundle/require-bundle.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { findProjectRoot } from '../fs/project-root.js';
 import { readTextIfExists } from '../fs/read-if-exists.js';
+import { readRegularFileSlice } from '../fs/read-regular-file.js';
 import { STATE_DIR } from '../engine/shell/paths.js';
 import { listPlanIds, parsePlanState, stopFlagPresent } from '../engine/shell/store.js';
 import { shellQuote } from '../install/render.js';
@@ -111,32 +112,10 @@ function readStates(root: string, sessionId: string): StateFile[] {
 
 const TRANSCRIPT_TAIL_BYTES = 4 * 1024 * 1024;
 
-/** The last few MB of a transcript (JSONL), or null when there is none to read. */
+/** The last few MB of a transcript (JSONL), or null when there is none to read (never blocks on a FIFO there). */
 function readTail(path: string | null): string | null {
   if (!path) return null;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const length = Math.min(st.size, TRANSCRIPT_TAIL_BYTES);
-    const buf = Buffer.alloc(length);
-    let off = 0;
-    while (off < length) {
-      const n = readSync(fd, buf, off, length - off, st.size - length + off);
-      if (n === 0) break;
-      off += n;
-    }
-    return buf.subarray(0, off).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readRegularFileSlice(path, TRANSCRIPT_TAIL_BYTES, 'end')?.toString('utf8') ?? null;
 }
 
 /** How often the hook held a loop, per session: `.planning/ralf/hooks/<session>.json`. */

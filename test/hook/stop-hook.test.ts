@@ -4,6 +4,7 @@
  * commands. Blocks print Claude Code's `{"decision":"block","reason":...}`; everything
  * else prints nothing; the exit code is always 0.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +124,13 @@ describe('ralf hook stop', () => {
     writeFileSync(other, '{"type":"assistant","message":{"content":[{"type":"text","text":"found 3 files"}]}}\n');
     expect((await hook(retry, { hook_event_name: 'SubagentStop', agent_transcript_path: other })).block).toBeNull();
     expect((await hook(retry, { hook_event_name: 'SubagentStop' })).block).toBeNull();
+  });
+
+  it('a subagent transcript path that is a FIFO (no writer) is not read: the hook answers at once, the stop is allowed', async () => {
+    const fifo = join(retry.dir, '.home', 'agent.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Opening a FIFO for reading blocks until a writer comes; the test's own timeout would catch a hang.
+    expect((await hook(retry, { hook_event_name: 'SubagentStop', agent_transcript_path: fifo })).block).toBeNull();
   });
 
   it('corrupt state, bad input, no project: allow (fail open), one line on stderr at most', async () => {

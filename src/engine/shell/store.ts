@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { RalfError } from '../../errors.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { readTextIfExists } from '../../fs/read-if-exists.js';
+import { readRegularFileSlice } from '../../fs/read-regular-file.js';
 import { acquireLock } from '../../fs/lock.js';
 import { fastHash } from '../../fast-hash.js';
 import { migrateState } from '../core/migrate-state.js';
@@ -103,27 +104,13 @@ export function stateIdFor(projectRoot: string, planRel: string, planId: string)
 
 /** The `plan_path` a state file records (it is the second key: the first 4 KiB hold it); null when none. */
 function recordedPlanPath(path: string): string | null {
-  // Never open a FIFO or device planted there (it would block): lstat first, regular files only.
+  // Never blocks on a FIFO or device planted there: readRegularFileSlice opens non-blocking, regular files only.
+  const head = readRegularFileSlice(path, 4096, 'start');
+  const m = head && /"plan_path":\s*("(?:[^"\\]|\\.)*")/.exec(head.toString('utf8'));
   try {
-    if (!lstatSync(path).isFile()) return null;
-  } catch {
-    return null;
-  }
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const m = /"plan_path":\s*("(?:[^"\\]|\\.)*")/.exec(buf.toString('utf8', 0, n));
     return m ? (JSON.parse(m[1]!) as string) : null;
   } catch {
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 
