@@ -159,16 +159,6 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
 }
 
 /**
- * Keeps a snapshot tree reachable under `ref` (e.g. a loop's start point): a snapshot's objects
- * are otherwise unreachable, and `git gc --prune=now` (or gc.pruneExpire) deletes them, after
- * which every diff against that start fails with `bad object`. A tree ref is enough for gc, and
- * `git log --all` passes over it.
- */
-export async function keepTreeReachable(root: string, ref: string, tree: string): Promise<void> {
-  await runGit(['update-ref', '--no-deref', ref, tree], { cwd: root });
-}
-
-/**
  * Readable notes on a snapshot for the verify answer: what was left out, and a warning
  * when the tree holds so many untracked files that every verify carries them along.
  */

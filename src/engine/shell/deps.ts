@@ -65,11 +65,6 @@ export interface GitDeps {
   taskDiff(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles: string[]; ignore?: DiffIgnoreLike | undefined }): Promise<{ diffHash: string | null; filesChanged: string[]; findings: string[] }>;
   /** Path → new blob id (`''`: deleted) of every change between two trees (what the checks wrote). */
   written(root: string, fromTree: string, toTree: string): Promise<Record<string, string>>;
-  /**
-   * Keeps a loop's start tree (a snapshot) reachable so `git gc` cannot prune it; `loop`
-   * names the loop (state id and loop key). Best effort: a failure leaves the start as it is.
-   */
-  keepStartPoint?(root: string, loop: string, tree: string): Promise<void>;
 }
 
 /** Config loading and plan parsing: the heavy part (zod, YAML), skipped on a plan-cache hit. */

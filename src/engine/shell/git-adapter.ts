@@ -1,7 +1,6 @@
 /** The engine's view of git (src/git/), shaped as `GitDeps`. */
 import { findDotGit, headTree } from '../../git/repo.js';
-import { fastHash } from '../../fast-hash.js';
-import { keepTreeReachable, snapshotWorkingTree, takeSnapshot } from '../../git/snapshot.js';
+import { snapshotWorkingTree, takeSnapshot } from '../../git/snapshot.js';
 import { taskDiff, writtenBetween } from '../../git/task-diff.js';
 import type { GitDeps } from './deps.js';
 
@@ -22,5 +21,4 @@ export const gitDeps: GitDeps = {
   written: writtenBetween,
   // One ref per loop (the current start point), named by a hash: loop keys hold characters
   // ref names may not.
-  keepStartPoint: (root, loop, tree) => keepTreeReachable(root, `refs/ralf/start/${fastHash(loop)}`, tree).catch(() => undefined),
 };

@@ -68,7 +68,6 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
   for (const w of present) {
     const found = findLoop(state, w.scope, w.task)!;
     const loop = found.loop;
-    if (startRef) await deps.git.keepStartPoint?.(target.projectRoot, `${target.stateId}\0${w.scope === 'plan' ? 'plan' : found.key}`, startRef);
     const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
     reset.push(actionOutcome('reset', target, r, 0));
     if (startRef !== null) await keepLoopTrees(target.projectRoot, target.stateId, w.scope === 'task' ? found.key : null, r.loop);

@@ -38,7 +38,6 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   const cap = { maxUntrackedFileBytes: untrackedFileCapBytes(loaded.effective.config.snapshot?.max_untracked_file_mb) };
   const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot, cap) : null;
   const taskKey = taskKeyOf(loaded.plan.tasks, task.number);
-  if (startRef) await deps.git.keepStartPoint?.(loaded.projectRoot, `${loaded.stateId}\0${taskKey}`, startRef);
   const baseline = await runBaseline(deps, loaded, task.checks, now);
   const r = applyEvent({
     target: loaded,
