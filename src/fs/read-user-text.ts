@@ -1,6 +1,7 @@
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { MiB, readRegularFile } from './read-regular-file.js';
+import { readTextIfExists } from './read-if-exists.js';
+import { MiB } from './read-regular-file.js';
 
 /**
  * A file the user wrote (a seed file: PRD checklist, ralph.json, requirements, task files,
@@ -21,8 +22,7 @@ export function readUserText(path: string, limits: { what: string; maxBytes?: nu
 
 /** As readUserText, or null when the file does not exist. */
 export function readUserTextIfExists(path: string, limits: { what: string; maxBytes?: number; kind?: string }): string | null {
-  const buf = readRegularFile(path, { maxBytes: limits.maxBytes ?? SEED_FILE_MAX_BYTES, what: limits.what, kind: limits.kind });
-  return buf === null ? null : buf.toString('utf8');
+  return readTextIfExists(path, { ...limits, maxBytes: limits.maxBytes ?? SEED_FILE_MAX_BYTES });
 }
 
 /** Seed files are hand-written Markdown or JSON: a few KB; 10 MiB leaves room for long histories. */
