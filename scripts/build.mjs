@@ -35,7 +35,7 @@ const commandEntries = Object.fromEntries(
     .filter((f) => f.endsWith('.ts'))
     .map((f) => [`cmd/${f.slice(0, -3)}`, `src/commands/${f}`]),
 );
-const libraryEntries = { 'lib/planning': 'src/engine/shell/planning-deps.ts', 'lib/plan-status': 'src/engine/shell/read-plan-status.ts', 'lib/human-decisions': 'src/engine/shell/human-decisions.ts' };
+const libraryEntries = { 'lib/planning': 'src/engine/shell/planning-deps.ts', 'lib/plan-status': 'src/engine/shell/read-plan-status.ts', 'lib/human-decisions': 'src/engine/shell/human-decisions.ts', 'lib/fingerprint': 'src/fingerprint/index.ts' };
 
 try {
   // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.

@@ -28,10 +28,11 @@ function signalSession(sid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false;
   }
+  const created = createdSince(sid);
   let any = false;
   for (const name of names) {
     const pid = Number(name);
-    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || pid === sid) continue;
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid || pid === sid || !created(pid)) continue;
     let stat: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -49,6 +50,24 @@ function signalSession(sid: number, signal: NodeJS.Signals): boolean {
     }
   }
   return any;
+}
+
+/**
+ * Which pids can belong to processes started after `first` (the check's shell): the kernel
+ * hands out pids in increasing order, so while the last pid it gave out (ns_last_pid) is still
+ * above `first`, those are exactly the pids in between, and the session's members are found
+ * without reading the stat of every process on the machine (a few hundred on a desktop, per
+ * check). After a wrap-around (the last pid is below `first`) every pid is a candidate; only a
+ * check that starts more processes than pid_max in one run could hide a member from this.
+ */
+function createdSince(first: number): (pid: number) => boolean {
+  let last: number;
+  try {
+    last = Number(readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'));
+  } catch {
+    return () => true;
+  }
+  return Number.isInteger(last) && last >= first ? (pid) => pid > first && pid <= last : () => true;
 }
 
 /** Groups sent SIGTERM whose SIGKILL is still pending; killed for sure when ralf exits. */

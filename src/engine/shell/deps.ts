@@ -3,6 +3,7 @@
  * fingerprints and git. The default implementation imports them lazily, so a command
  * that only reads state (`ralf status`) never loads them; tests can pass fakes.
  */
+import { fingerprintModule, preloadFingerprintModule } from '../../bundle/fingerprint.js';
 import { loadPlanningModule } from '../../bundle/planning.js';
 import type { RalfLiteConfig } from '../../config/schema.js';
 import type { SnapshotOptions, WorkingTreeSnapshot } from '../../git/snapshot.js';
@@ -97,12 +98,13 @@ function planning(): Promise<PlanningDeps> {
 /** The real collaborators, loaded once and lazily (config/plan only when needed). */
 export function defaultDeps(): Promise<EngineDeps> {
   light ??= (async () => {
-    const [verify, fp, git] = await Promise.all([import('../../verify/run-checks.js'), import('../../fingerprint/index.js'), import('./git-adapter.js')]);
+    const [verify, git] = await Promise.all([import('../../verify/run-checks.js'), import('./git-adapter.js'), preloadFingerprintModule()]);
     return {
       planning,
       runChecks: (checks, o) => verify.runChecks(checks, o),
-      fingerprint: (output, o) => fp.fingerprint(output, o),
-      scanOutput: () => fp.scanForFingerprint(),
+      // Loaded on first use (a check printed something or failed): bundle/fingerprint.ts.
+      fingerprint: (output, o) => fingerprintModule().fingerprint(output, o),
+      scanOutput: () => fingerprintModule().scanForFingerprint(),
       git: git.gitDeps,
     } satisfies EngineDeps;
   })();
