@@ -7,6 +7,7 @@
  *     read fresh into every iteration's prompt;
  *   - learnings appended after each item (what the loop found out), for the next items.
  */
+import { failed } from '../engine/core/check-status.js';
 import { dirname, join } from 'node:path';
 import type { IterationRecord, LoopState } from '../engine/core/types.js';
 import { readUserTextIfExists } from '../fs/read-user-text.js';
@@ -89,10 +90,10 @@ export function learningFrom(loop: LoopState | null | undefined, verdict: 'pass'
   const last = its[its.length - 1];
   if (verdict === 'pass') {
     if (its.length <= 1) return 'done in one iteration; its checks pass';
-    const fixed = its.slice(0, -1).flatMap((it) => it.checks.filter((c) => !c.passed && !c.skipped).map((c) => c.command));
+    const fixed = its.slice(0, -1).flatMap((it) => it.checks.filter(failed).map((c) => c.command));
     return `passed after ${its.length} iterations; failing first: ${[...new Set(fixed)].slice(0, 3).join('; ') || 'its checks'}`;
   }
-  const failing = (last?.checks ?? []).filter((c) => !c.passed && !c.skipped);
+  const failing = (last?.checks ?? []).filter(failed);
   const why = failing.map((c) => `\`${c.command}\`: ${c.output_tail.split(/\r?\n/).find((l) => /error|fail|not ok|assert/i.test(l))?.trim() ?? `exit ${c.exit_code}`}`).slice(0, 2);
   return `not done: ${why.join('; ') || (detail ?? 'the loop stopped').split(/\r?\n/)[0]}`;
 }

@@ -9,6 +9,7 @@
  *   - the context a Rejected task carries: failure reason, output, checkpoint, retry history.
  * Pure except `readPersistenceConfig`, which reads the one file.
  */
+import { failed } from '../engine/core/check-status.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import matter from 'gray-matter';
@@ -176,7 +177,7 @@ export function rejectionSection(loop: LoopState | null, iterations: number, rea
     out.push('', '### Retry history', '');
     for (const it of its) out.push(`- ${it.finished_at}: ${stepOf(it)}${it.fingerprint ? `, fingerprint ${it.fingerprint}` : ''}${it.files_changed.length ? `, changed ${it.files_changed.join(', ')}` : ''}`);
   }
-  const failing = (its[its.length - 1]?.checks ?? []).filter((c) => !c.passed && !c.skipped);
+  const failing = (its[its.length - 1]?.checks ?? []).filter(failed);
   if (failing.length > 0) {
     out.push('', '### Failure output (last iteration)', '');
     for (const c of failing) {

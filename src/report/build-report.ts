@@ -115,6 +115,7 @@ function nextLine(row: ReportRow, planPath: string, invocation: string | undefin
   }
   const action = row.recommended_action;
   if (row.stop_reason === 'rule4_architectural') return rule4Next(row, planPath, invocation);
+  if (row.stop_reason === 'unconfirmed') return unconfirmedNext(row, planPath, invocation);
   const step = action ? NEXT_STEP[action] : undefined;
   if (action && step) return [text('Next: '), code(action), text(` — ${step} `), code(resetCommandOf(row, planPath, invocation)), text('.')];
   if (row.recommendation) return [text(`Next: ${oneLine(row.recommendation)}`)];
@@ -138,6 +139,12 @@ function segmentLines(row: ReportRow): PhrasingContent[][] {
 function rule4Next(row: ReportRow, planPath: string, invocation: string | undefined): PhrasingContent[] {
   const n = row.scope === 'plan' ? null : row.number;
   return [text('Next: '), code('decision_needed'), text(' — to proceed with the architectural change run '), code(approveCommand(planPath, n, invocation)), text('; for a different approach revert it and run '), code(resetCommand(planPath, n, invocation)), text('.')];
+}
+
+/** The checks pass; only the manual done criteria were never confirmed: a human checks them. */
+function unconfirmedNext(row: ReportRow, planPath: string, invocation: string | undefined): PhrasingContent[] {
+  const n = row.scope === 'plan' ? null : row.number;
+  return [text('Next: '), code('decision_needed'), text(' — check the manual done criteria yourself; if they hold run '), code(`${verifyCommand(planPath, n, invocation)} --done-confirmed`), text(', otherwise tell the agent what is missing and run '), code(resetCommand(planPath, n, invocation)), text('.')];
 }
 
 /** A bullet with sub-bullets for a row that did not simply succeed; null when nothing to say. */

@@ -2,6 +2,7 @@
  * Joins the plan's tasks with the recorded loop state into one row per task (plus the
  * plan-level loop). Pure: the plan says what should be looped, the state says what happened.
  */
+import { failed } from '../engine/core/check-status.js';
 import { alreadyFailing } from '../engine/core/baseline.js';
 import { autoFixed } from '../engine/core/handoff.js';
 import type { LoopState, NotLoopedTask, Rule4Approval } from '../engine/core/types.js';
@@ -43,7 +44,7 @@ function stillFailing(loop: LoopState): string[] {
   if (loop.handoff) return loop.handoff.still_failing.map((s) => s.command);
   const last = loop.iterations.at(-1);
   if (!last || last.passed) return [];
-  return [...new Set(last.checks.filter((c) => !c.passed && !c.skipped).map((c) => c.command))];
+  return [...new Set(last.checks.filter(failed).map((c) => c.command))];
 }
 
 function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, loop: LoopState, approvals: Rule4Approval[] = [], key: string | null = null): ReportRow {

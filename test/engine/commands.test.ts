@@ -50,5 +50,10 @@ describe('every command in the loop\'s texts carries the context\'s invocation',
     const unconfirmed = run([confirm, confirm, confirm], c).state.handoff!;
     expect(unconfirmed.stop_reason).toBe('unconfirmed');
     expect(commandsIn(unconfirmed.recommendation)).toEqual([`${installed} task verify ${plan} 2 --done-confirmed`, `${installed} task reset ${plan} 2`]);
+    // The checkpoint's decision line offers the same two ways (and defer), not a Rule 4 approval.
+    const decision = unconfirmed.markdown.split('\n').find((l) => l.startsWith('Your decision'))!;
+    expect(commandsIn(decision)).toEqual([`${installed} task verify ${plan} 2 --done-confirmed`, `${installed} task reset ${plan} 2`]);
+    expect(decision).toContain(`${installed} task defer ${plan} 2`);
+    expect(decision).not.toContain('approve');
   });
 });

@@ -111,6 +111,20 @@ describe('buildLoopReport', () => {
     }
   });
 
+  it('an unconfirmed stop asks the human to check the manual criteria, not to decide on an architectural change', () => {
+    const state = sampleState();
+    const base = loop(1, 'Task 1: Dice roll engine', [iteration(1, [check('npm test', true, null)], 1000)]);
+    const l: LoopState = { ...base, status: 'stopped', stop_reason: 'unconfirmed' };
+    l.handoff = handoff(l, { recommended_action: 'decision_needed' });
+    state.tasks = { '1': l };
+    const md = render(sampleInput(state));
+    const next = md.split('\n').find((line) => line.includes('Next:'))!;
+    expect(next).toContain('check the manual done criteria yourself');
+    expect(next).toMatch(/`ralf task verify \S+ 1 --done-confirmed`/);
+    expect(next).toMatch(/`ralf task reset \S+ 1`/);
+    expect(next).not.toContain('architectural');
+  });
+
   it('a loop in progress says so, with the iterations used', () => {
     const state = sampleState();
     state.tasks = { '1': loop(1, 'Task 1: Dice roll engine', [iteration(1, [check('npm test', false, 'fp1')], 1000)], { status: 'running' }) };

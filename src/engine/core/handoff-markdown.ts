@@ -72,6 +72,7 @@ function awaiting(h: Omit<Handoff, 'markdown'>, ctx: LoopContext): string {
   switch (h.recommended_action) {
     case 'decision_needed':
       if (h.stop_reason === 'rule4_architectural') return `Your decision: **yes** (proceed: \`${approve}\` records the approval and the loop continues with the change), **different approach** (describe it; then \`${reset}\`), or ${defer}.`;
+      if (h.stop_reason === 'unconfirmed') return `Your decision: **confirmed** (the manual done criteria hold: \`${verifyCommand(ctx.plan_path, h.scope === 'plan' ? null : h.task_number, ctx.invocation)} --done-confirmed\`), **not yet** (tell the agent what is missing; then \`${reset}\`), or ${defer}.`;
       return `Your decision: **yes** (proceed; then \`${reset}\`), **different approach** (describe it), or **defer**.`;
     case 'split_task':
       return `Choose: **split** the task into smaller tasks, **another round** (\`${reset}\`, optionally with a higher max_iterations), or ${defer}.`;
