@@ -68,6 +68,8 @@ const OPEN_TAG = /<([A-Za-z][A-Za-z0-9_:.-]*)((?:[ \t\n]+[A-Za-z_:@][A-Za-z0-9_:
 const CLOSE_TAG = /<\/([A-Za-z][A-Za-z0-9_:.-]*)[ \t]*>/y;
 const ATTR = /([A-Za-z_:@][A-Za-z0-9_:.@-]*)(?:[ \t]*=[ \t]*(?:"([^"\n<]*)"|'([^'\n<]*)'|([^\s"'=<>`]+)))?/g;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})([^\n]*)$/;
+/** A run of characters with no meaning to the scanner once a line has text (`\n`, `\`, `` ` ``, `<` do). */
+const PLAIN_RUN = /[^\n\\`<]*/y;
 
 /** Every attribute as written (duplicates and case kept), for callers that must see ambiguity. */
 export type AttrList = Array<[name: string, value: string]>;
@@ -210,22 +212,26 @@ export function scanElements(text: string, lines: LineIndex, from = 0, to = text
       let j = i + n;
       let closed = -1;
       while (j < lineEnd) {
-        if (text.charCodeAt(j) === 96) {
-          let k = 1;
-          while (j + k < lineEnd && text.charCodeAt(j + k) === 96) k++;
-          if (k === n) {
-            closed = j + k;
-            break;
-          }
-          j += k;
-        } else j++;
+        const b = text.indexOf('`', j);
+        if (b === -1 || b >= lineEnd) break;
+        let k = 1;
+        while (b + k < lineEnd && text.charCodeAt(b + k) === 96) k++;
+        if (k === n) {
+          closed = b + k;
+          break;
+        }
+        j = b + k;
       }
       i = closed === -1 ? i + n : closed;
       continue;
     }
     if (c !== 60 /* < */) {
+      // Plain text up to the next character that can matter: skipped by one regex search, not
+      // a step per character (a 150 KB plan is mostly prose the loop above would walk cold).
       onlyTags = false;
-      i++;
+      PLAIN_RUN.lastIndex = i + 1;
+      PLAIN_RUN.test(text);
+      i = Math.min(PLAIN_RUN.lastIndex, to);
       continue;
     }
 
