@@ -12,7 +12,7 @@
  * (PATH and `node_modules/.bin` at the CLI edge, see resolve-programs.ts). A sentence test keeps
  * prose that starts with a program's name (`make sure`, `test the flow`, `find a way`) prose.
  */
-import { firstProgram, hasShellSyntax, shellTokens } from './shell-words.js';
+import { firstCommand, firstProgram, hasShellSyntax, shellTokens } from './shell-words.js';
 
 /** Whether a program name (no `/`) can be run here: PATH, `node_modules/.bin`, ... */
 export type ProgramResolver = (name: string) => boolean;
@@ -133,8 +133,10 @@ function resolvedCommand(t: string, resolves: ProgramResolver): { program: strin
   if (!t || isPlaceholder(t) || /\n/.test(t)) return null;
   if (/(^|[\s=.(/])<[a-z][a-z0-9_-]*>/.test(t)) return null; // `curl https://x.<account>.dev` is a template
   if (/\[(?:YOUR|your)[_ ]|\{\{|\bYOUR_[A-Z]|(?:^|[^$\w])\{[A-Za-z_][\w-]*\}/.test(t)) return null; // `{file}`, `YOUR_KEY`
-  if (!shellTokens(t)) return null; // unbalanced quotes: not something a shell would run as meant
-  const first = firstProgram(t.replace(/^\(\s*/, ''));
+  const tokens = shellTokens(t);
+  if (!tokens) return null; // unbalanced quotes: not something a shell would run as meant
+  // Lexed once: the tokens of `t` serve unless a leading `(` is to be dropped first.
+  const first = t.startsWith('(') ? firstProgram(t.replace(/^\(\s*/, '')) : firstCommand(tokens);
   if (!first) return null;
   // The program word must end where a shell word ends: `sum(2, 3)`, `test.each`, `env.PORT` are code, not commands.
   const at = t.indexOf(first.program);

@@ -63,7 +63,8 @@ export function pipelineWarnings(script: string): string[] {
   const out: string[] = [];
   for (const line of scriptLines(script)) {
     const shown = line.length > 80 ? `${line.slice(0, 79)}…` : line;
-    for (const stages of pipelines(line)) {
+    // Only a line with a `|` can hold a pipeline of two stages: the others need no lexing.
+    for (const stages of line.includes('|') ? pipelines(line) : []) {
       if (stages.length < 2) continue;
       const last = stages[stages.length - 1]!;
       if (isGrepInvert(last)) {

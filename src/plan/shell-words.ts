@@ -73,7 +73,11 @@ export function simpleCommands(tokens: ShellToken[]): SimpleCommand[] {
 /** The first program a line runs (after `FOO=1`, `!`, `time`, a leading `(`), or null. */
 export function firstProgram(line: string): { program: string; args: string[] } | null {
   const tokens = shellTokens(line);
-  if (!tokens) return null;
+  return tokens ? firstCommand(tokens) : null;
+}
+
+/** The first program of an already tokenized line (see firstProgram). */
+export function firstCommand(tokens: ShellToken[]): { program: string; args: string[] } | null {
   const first = simpleCommands(tokens)[0];
   return first ? { program: first.program, args: first.args } : null;
 }
