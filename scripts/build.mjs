@@ -3,7 +3,8 @@
 //   dist/ralf.js          the entry: argument dispatch, help, version, error rendering (small)
 //   dist/cmd/<name>.js    one self-contained bundle per subcommand, require()d on demand
 //   dist/lib/<name>.js    parts a command needs only sometimes (config loading + plan parsing,
-//                         which a `task verify` with a warm plan cache skips)
+//                         which a `task verify` with a warm plan cache skips; cosmiconfig, which
+//                         only a config with `$import` needs)
 //   dist/package.json     {"type":"commonjs"} so .js files here are CommonJS
 // One file per command keeps every invocation's parse cost to what that command needs:
 // a single file holding remark, execa, zod and gray-matter costs ~25 ms more per call.
@@ -35,7 +36,7 @@ const commandEntries = Object.fromEntries(
     .filter((f) => f.endsWith('.ts'))
     .map((f) => [`cmd/${f.slice(0, -3)}`, `src/commands/${f}`]),
 );
-const libraryEntries = { 'lib/planning': 'src/engine/shell/planning-deps.ts', 'lib/plan-status': 'src/engine/shell/read-plan-status.ts', 'lib/human-decisions': 'src/engine/shell/human-decisions.ts', 'lib/fingerprint': 'src/fingerprint/index.ts' };
+const libraryEntries = { 'lib/planning': 'src/engine/shell/planning-deps.ts', 'lib/plan-status': 'src/engine/shell/read-plan-status.ts', 'lib/human-decisions': 'src/engine/shell/human-decisions.ts', 'lib/fingerprint': 'src/fingerprint/index.ts', 'lib/cosmiconfig': 'src/config/cosmiconfig-bundle.ts' };
 
 try {
   // No rm -rf of dist/: tests running in parallel with a rebuild must not see it vanish.

@@ -1,10 +1,11 @@
-import { cosmiconfigSync, type LoaderSync, type PublicExplorerSync } from 'cosmiconfig';
+import type { LoaderSync, PublicExplorerSync } from 'cosmiconfig';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RalfError, lineColumnAt } from '../errors.js';
 import { MiB, readRegularFile } from '../fs/read-regular-file.js';
 import { findDuplicateKey } from './json-duplicate-keys.js';
+import { loadCosmiconfig } from './load-cosmiconfig.js';
 
 /** Parses JSON text; a syntax error becomes a RalfError naming the file, line and column. */
 function parseJson(path: string, text: string): unknown {
@@ -80,7 +81,7 @@ function createExplorer(): PublicExplorerSync {
     /* a worker thread cannot chdir: nothing else to do */
   }
   try {
-    return cosmiconfigSync('ralf', options);
+    return loadCosmiconfig().cosmiconfigSync('ralf', options);
   } finally {
     if (moved && previous !== null) process.chdir(previous);
   }
