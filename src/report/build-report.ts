@@ -4,6 +4,7 @@
  * Building nodes (not strings) leaves escaping of pipes, backticks and emphasis markers
  * in user text to remark's serializer.
  */
+import type { AlreadyFailingEntry } from '../engine/core/baseline.js';
 import type { AlignType, BlockContent, List, ListItem, Paragraph, PhrasingContent, Root, RootContent, Table, TableCell } from 'mdast';
 import { configValue, flattenConfig } from './config-values.js';
 import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } from './format.js';
@@ -97,6 +98,9 @@ function fingerprintLine(row: ReportRow): PhrasingContent[] {
 
 const commands = (label: string, values: string[]): PhrasingContent[] => [text(`${label}: `), ...joined(values.map((v) => [code(v)]), ', ')];
 
+/** Each pre-existing failure: its command as code, what is known about it as text. */
+const alreadyFailingLine = (entries: AlreadyFailingEntry[]): PhrasingContent[] => [text('Already failing before the task: '), ...joined(entries.map((e) => (e.note ? [code(e.command), text(e.note)] : [code(e.command)])), ', ')];
+
 /** What the human does next, short; the full handoff is in `ralf status`. */
 const NEXT_STEP: Record<string, string> = {
   decision_needed: 'decide on the architectural change (proceed, different approach, or defer), then run',
@@ -160,7 +164,7 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
     if (row.awaiting_confirmation) head.push(text('; checks pass, waiting for the agent to confirm the done criteria'));
     if (row.fingerprints.length > 0) sub.push(fingerprintLine(row));
     if (row.still_failing.length > 0 && !row.awaiting_confirmation) sub.push(commands('Failing', row.still_failing));
-    if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
+    if (row.already_failing?.length) sub.push(alreadyFailingLine(row.already_failing));
   } else if (row.stop_reason === 'success') {
     if (row.iterations <= 1 && earlierLines(row).length === 0) return null;
     head.push(text(`passed on iteration ${row.iterations}`));
@@ -173,7 +177,7 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
     if (row.fingerprints.length > 0) sub.push(fingerprintLine(row));
     if (row.auto_fixed.length > 0) sub.push(commands('Auto-fixed', row.auto_fixed));
     if (row.still_failing.length > 0) sub.push(commands('Still failing', row.still_failing));
-    if (row.already_failing?.length) sub.push(commands('Already failing before the task', row.already_failing));
+    if (row.already_failing?.length) sub.push(alreadyFailingLine(row.already_failing));
     const next = nextLine(row, planPath, invocation);
     if (next) sub.push(next);
   }

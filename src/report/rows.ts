@@ -3,7 +3,7 @@
  * plan-level loop). Pure: the plan says what should be looped, the state says what happened.
  */
 import { failed } from '../engine/core/check-status.js';
-import { alreadyFailing } from '../engine/core/baseline.js';
+import { alreadyFailingEntries } from '../engine/core/baseline.js';
 import { autoFixed } from '../engine/core/handoff.js';
 import type { LoopState, NotLoopedTask, Rule4Approval } from '../engine/core/types.js';
 import type { TaskDecisionKind } from '../plan/model.js';
@@ -65,7 +65,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
     fingerprints: handoff?.fingerprints ?? loop.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
     auto_fixed: handoff?.auto_fixed ?? autoFixed(loop.iterations),
     still_failing: stillFailing(loop),
-    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailing(loop.baseline, loop.iterations.at(-1)?.checks) } : {}),
+    ...(loop.baseline?.failing.length ? { already_failing: alreadyFailingEntries(loop.baseline, loop.iterations.at(-1)?.checks) } : {}),
     recommended_action: handoff?.recommended_action ?? null,
     recommendation: handoff?.recommendation ?? null,
     escalation: loop.escalation?.reason ?? handoff?.escalation?.reason ?? null,

@@ -2,6 +2,7 @@
  * Inputs and rows of the Loop Report. The report is built by pure functions from these
  * (no file, process or clock inside), so tests construct them directly.
  */
+import type { AlreadyFailingEntry } from '../engine/core/baseline.js';
 import type { TaskDecisionKind } from '../plan/model.js';
 import type { PlanState, RecommendedAction, StopReason } from '../engine/core/types.js';
 
@@ -62,7 +63,7 @@ export interface ReportRow {
   auto_fixed: string[];
   still_failing: string[];
   /** Checks that already failed before the task (the baseline), apart from what the task broke. */
-  already_failing?: string[];
+  already_failing?: AlreadyFailingEntry[];
   recommended_action: RecommendedAction | null;
   recommendation: string | null;
   /** Rule 4 escalation reason, when the loop stopped for it. */

@@ -125,6 +125,14 @@ describe('buildLoopReport', () => {
     expect(next).not.toContain('architectural');
   });
 
+  it('lists what already failed before the task with the command as code and its state as text', () => {
+    const state = sampleState();
+    const base = loop(1, 'Task 1: Dice roll engine', [iteration(1, [check('npm test', false, 'fp1')], 1000)], { status: 'running' });
+    state.tasks = { '1': { ...base, baseline: { at: '2026-01-01T00:00:00.000Z', source: 'task_start', failing: [{ command: 'npm test', fingerprint: 'fp1', failing_tests: ['legacy'] }] } } };
+    const md = render(sampleInput(state));
+    expect(md).toContain('  - Already failing before the task: `npm test` — legacy (still failing as before)');
+  });
+
   it('a loop in progress says so, with the iterations used', () => {
     const state = sampleState();
     state.tasks = { '1': loop(1, 'Task 1: Dice roll engine', [iteration(1, [check('npm test', false, 'fp1')], 1000)], { status: 'running' }) };

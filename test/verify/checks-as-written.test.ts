@@ -171,6 +171,9 @@ describe('pre-existing failures (the baseline of `ralf task start`)', () => {
     const stop = await verify(p);
     expect(stop.code).toBe(20);
     expect(stop.json.handoff.markdown).toContain('**Already failing before the task**');
+    // The command is code a human can copy; what is known about it is text beside it.
+    expect(stop.json.handoff.markdown).toMatch(/^- `node runner\.js` — .*legacy.* \(still failing/m);
+    expect(stop.json.handoff.already_failing[0]).toMatch(/^node runner\.js — .*legacy.* \(still failing/);
   });
 
   it('allow: a check failing only as it did before the task does not block once the agent changed something', async () => {

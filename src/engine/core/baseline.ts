@@ -43,13 +43,25 @@ export function failsAsBefore(check: CheckResult, baseline: Baseline | null | un
   return check.fingerprint !== null && check.fingerprint === before.fingerprint;
 }
 
-/** Lines for people: what already failed before the task, and whether it still does. */
-export function alreadyFailing(baseline: Baseline | null | undefined, last: CheckResult[] | undefined): string[] {
+/** One pre-existing failure for people: its command (first line), and what is known about it now. */
+export interface AlreadyFailingEntry {
+  command: string;
+  /** ` — test a, test b (still failing as before)`: the tests it failed at the baseline and its state now ('' when none). */
+  note: string;
+}
+
+/** What already failed before the task, and whether it still does (markdown renders the command as code, the note as text). */
+export function alreadyFailingEntries(baseline: Baseline | null | undefined, last: CheckResult[] | undefined): AlreadyFailingEntry[] {
   if (!baseline) return [];
   return baseline.failing.map((f) => {
     const nowCheck = last?.find((c) => c.command === f.command);
     const state = nowCheck === undefined ? '' : nowCheck.passed ? ' (now passes)' : failsAsBefore(nowCheck, baseline) ? ' (still failing as before)' : ' (still failing, differently)';
     const tests = f.failing_tests?.length ? ` — ${f.failing_tests.slice(0, 5).join(', ')}${f.failing_tests.length > 5 ? ` +${f.failing_tests.length - 5}` : ''}` : '';
-    return `${f.command.split('\n')[0]}${tests}${state}`;
+    return { command: f.command.split('\n')[0]!, note: `${tests}${state}` };
   });
+}
+
+/** The same as one line each (the `already_failing` strings of the verify answer and the handoff). */
+export function alreadyFailing(baseline: Baseline | null | undefined, last: CheckResult[] | undefined): string[] {
+  return alreadyFailingEntries(baseline, last).map((e) => `${e.command}${e.note}`);
 }

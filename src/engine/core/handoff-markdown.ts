@@ -3,6 +3,7 @@
  * `**Type:** decision`; GSD-FORMATS 3.5), with GSD's "⚠️ Architectural Decision Needed"
  * block for Rule 4 (3.8). Pure: the agent prints it verbatim to the human.
  */
+import { alreadyFailingEntries } from './baseline.js';
 import { resetCommand, verifyCommand } from './commands.js';
 import type { LoopContext } from './events.js';
 import { bareTaskName } from './label.js';
@@ -117,9 +118,10 @@ export function renderHandoffMarkdown(h: Omit<Handoff, 'markdown'>, loop: LoopSt
       if (s.output_tail) out.push('', fenced(s.output_tail), '');
     }
   }
-  if (h.already_failing?.length) {
+  const before = alreadyFailingEntries(loop.baseline, loop.iterations.at(-1)?.checks);
+  if (h.already_failing?.length && before.length > 0) {
     out.push('', '**Already failing before the task** (recorded before the first edit; not caused by it):', '');
-    out.push(...h.already_failing.map((a) => `- ${code(a)}`));
+    out.push(...before.map((e) => `- ${code(e.command)}${e.note}`));
   }
   out.push('', `**Recommended next action:** \`${h.recommended_action}\` — ${h.recommendation}`);
   out.push('', '### Awaiting', '', awaiting(h, ctx), '');
