@@ -49,6 +49,7 @@ import {
   SCORE_LOCATED,
   SCORE_STRONG,
   SCORE_WRAPPER,
+  CARET_MESSAGE,
   lineScore,
   isTracebackStart,
   isWrapper,
@@ -166,7 +167,7 @@ function contextAbove(lines: Line[], i: number): number {
 
 function describeLine(lines: Line[], i: number): string {
   const diag = parseDiagnostic(lines, i);
-  const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.trim();
+  const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.replace(CARET_MESSAGE, '').trim();
   return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
 }
 
@@ -209,7 +210,8 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
     if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text))) {
       index = i;
       score = s;
-      genericBest = FAILURE_WORD.test(text) && saysOnlyThatItFailed(text);
+      // A header whose indented body says what (`ERROR: x.pl:6:` + `\ttest total: …`) is specific.
+      genericBest = FAILURE_WORD.test(text) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0);
     }
   }
   return { index, score };
@@ -256,20 +258,50 @@ function isGenericTitle(primary: string): boolean {
  * or the body of a bare title (`Error: Unsupported argument` → its location and explanation),
  * stopping at the next error, wrapper or traceback.
  */
+/** A message that announces what follows (`Cannot find source file:`). */
+function endsWithColon(text: string): boolean {
+  return text.trimEnd().endsWith(':');
+}
+
+function indentOf(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+/**
+ * How many message lines right under line i are indented deeper than it (at most 3): a blank
+ * line, a stack frame or a source excerpt ends the body.
+ */
+function indentedBody(lines: Line[], i: number): number {
+  const base = indentOf(lines[i]!.text);
+  let n = 0;
+  for (let j = i + 1; j < lines.length && n < 3; j++) {
+    const t = lines[j]!.text;
+    if (indentOf(t) <= base || lineKind(lines[j]!) !== 'text') break;
+    n++;
+  }
+  return n;
+}
+
 function followUp(lines: Line[], index: number, primary: string): string {
-  const endsWithColon = /:\s*$/.test(lines[index]!.text);
-  const generic = isGenericTitle(primary) || (!endsWithColon && saysOnlyThatItFailed(primary));
-  if (!endsWithColon && !generic) return '';
-  let want = generic ? 3 : 1;
+  const colon = endsWithColon(lines[index]!.text);
+  const generic = isGenericTitle(primary) || (!colon && saysOnlyThatItFailed(primary));
+  // A header over an indented body (`ERROR: x.pl:6:` then `\ttest total: assertion failed`,
+  // `\tAssertion: 1199==1200`; a message wrapped under `Unhandled TYPE-ERROR in thread …`):
+  // the body, up to three lines, is the message.
+  // (A complete sentence, `… Does the file exist?`, is not wrapped: what is under it is other.)
+  const body = generic || '.?!'.includes(lines[index]!.text.trimEnd().slice(-1)) ? 0 : indentedBody(lines, index);
+  if (!colon && !generic && body === 0) return '';
+  let want = generic ? 3 : Math.max(1, body);
   const out: string[] = [];
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
+    if (body > 1 && j > index + body) break;
     if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t)) break;
-    if (lineScore(lines[j]!) >= SCORE_LOCATED && !(endsWithColon && out.length === 0)) break;
+    if (lineScore(lines[j]!) >= SCORE_LOCATED && !(colon && out.length === 0)) break;
     out.push(describeLine(lines, j));
     // `Cannot find source file:` → the file is on the next line: follow a chain of colons.
-    if (!generic && /:\s*$/.test(t) && want < 3) want++;
+    if (!generic && endsWithColon(t) && want < 3) want++;
   }
   return out.join(' ; ');
 }
@@ -349,19 +381,25 @@ function crashSite(lines: Line[], index: number): string {
   return normalizeValues(out.join(' ; '));
 }
 
-/** A source excerpt line the tool marks as the spot: `> 9 │ code`, `  > 11 | code`. */
-const MARKED_EXCERPT = /^\s*>\s*\d+\s*[|│]\s?(.*\S)\s*$/;
+/** A numbered source excerpt line (`> 9 │ code`, `  11 | code`): its `>` marks the spot. */
+const EXCERPT = /^\s*(>)?\s*\d+\s*[|│]\s?(.*\S)\s*$/;
+/** The gutter line under an excerpt that points at the spot: `  │   ^^^^^^`. */
+const POINTER = /^\s*[|│]\s*[\^~]+/;
 
 /**
  * The source line a diagnostic points at, from the excerpt printed under it (before the
- * next diagnostic): the line its gutter marks with `>`. Code, not position: it stays
+ * next diagnostic): the line its gutter marks with `>`, or the one a caret line points at
+ * when the message alone says nothing specific. Code, not position: it stays
  * when lines shift and differs for the same message about another statement.
  */
-function pointedSource(lines: Line[], index: number): string {
+function pointedSource(lines: Line[], index: number, primary: string): string {
+  // Without the `>` mark, only a message that cannot tell two spots apart by itself
+  // (`Error: Undefined variable.`) takes the line a caret points at.
+  const unspecific = isGenericTitle(primary) || saysOnlyThatItFailed(primary);
   for (let j = index + 1; j < Math.min(lines.length, index + 14); j++) {
     const t = lines[j]!.text;
-    const m = MARKED_EXCERPT.exec(t);
-    if (m) return normalizeValues(`at: ${m[1]!.trim()}`);
+    const m = EXCERPT.exec(t);
+    if (m && (m[1] || (unspecific && POINTER.test(lines[j + 1]?.text ?? '')))) return normalizeValues(`at: ${m[2]!.trim()}`);
     if (j > index + 1 && /^\S/.test(t) && lineScore(lines[j]!) >= SCORE_LOCATED) break;
   }
   return '';
@@ -493,11 +531,11 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   parts.push(primary);
   const details = valueDetails(lines, index + 1, detailsEnd(lines, index)).map(normalizeValues).join(' ; ');
   // A message ending with ':' continues on the next line (`Failed example:`), before any values.
-  const follow = details === '' || /:\s*$/.test(lines[index]!.text) ? followUp(lines, index, primary) : '';
+  const follow = details === '' || endsWithColon(lines[index]!.text) ? followUp(lines, index, primary) : '';
   parts.push(follow, details === follow ? '' : details);
   // The same message about another spot of the same file (a second `==`) differs by the
   // source line the tool points at, when it prints one.
-  if (details === '' && score >= SCORE_LOCATED) parts.push(pointedSource(lines, index));
+  if (details === '' && score >= SCORE_LOCATED) parts.push(pointedSource(lines, index, primary));
   if (score < SCORE_LOCATED && details === '') parts.push(diffChange(lines));
   const where = pythonFrame(lines, index);
   if (where) parts.push(where);

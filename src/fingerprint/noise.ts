@@ -28,7 +28,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const BANNER = /^\s*[=\-_*#~⎯─━═!+<>]{3,}\s*(\S.*?)\s*[=\-_*#~⎯─━═!+<>]{3,}\s*$/;
 
 const FRAME = [
-  /^\s*at\s+.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\)|\(Unknown Source\)|:line \d+|\(internal\/[^)]*\))\s*$/,
+  /^\s*(?:at|❯)\s+.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\)|\(Unknown Source\)|:line \d+|\(internal\/[^)]*\))\s*$/,
   /^\s*File "[^"]+", line \d+/,
   /^\s+\/\S+\.go:\d+(?: \+0x[0-9a-f]+)?$/,
   /^goroutine \d+ \[[^\]]+\]:$/,
@@ -39,12 +39,18 @@ const FRAME = [
   /^\s*\[?\s*(?:bt|frame) ?#?\d+\]?\s+0x/,
   /^\s*(?:async\s+)?[\w$.<>[\]]+\s+\((?:file:|node:|internal\/|\/)[^)]*\)\s*$/,
   /^\s*(?:async\s+)?node:[\w/:_-]+:\d+(?::\d+)?\)?$/,
+  // A frame that ends with its return address (`??:? _Dmain [0x5581f90f24d3]`, D, C backtraces)
+  // or with its place in parentheses (`in call from m:f/0 (test/m.erl, line 4)`).
+  // or the checker's `at 0x4846828: malloc (in …)` / `by 0x…: main (main.c:9)` (valgrind).
+  /^\s*\S+:\S*\s.*\[0x[0-9a-fA-F]+\]$|^\s*(?:in|at|from)\s.{0,300}\((?:[^()]*,\s*)?line \d+\)$|^\s*(?:at|by) 0x[0-9A-Fa-f]+: /,
 ];
 
 const CODE = [
-  /^\s*>?\s*\d+\s*[|│]/,
+  // A numbered gutter, also behind a marker or comment sign (`> 9 |`, `%    7|` erlc) or an `L`
+  // (`L10 |`): the source line, not the message.
+  /^\s*[>%#;]?\s*L?\d+\s*[|│]/,
   /^\s*\d+:\s{2,}\S/,
-  /^\s*[|│]/,
+  /^\s*[%#;]?\s*[|│]/,
   /^\s*-->\s/,
   /^\s*:::\s/,
   /^\s*=\s*(?:note|help):/,

@@ -87,8 +87,12 @@ export function splitLogPrefix(text: string): { level: string | null; rest: stri
   return { level: (m[1] ?? m[2])!.toUpperCase(), rest: noTime.slice(m[0].length) };
 }
 
+/** A message under the spot it points at (`^ Tag must be paired … (tag-pair)`): a diagnostic. */
+export const CARET_MESSAGE = /^\s*[\^~]+\s+(?=[\p{L}\p{N}])/u;
+
 function scoreMessage(t: string): number {
   if (/^E\s{2,}\S/.test(t)) return SCORE_EXCEPTION;
+  if (CARET_MESSAGE.test(t)) return Math.max(SCORE_LOCATED, scoreMessage(t.replace(CARET_MESSAGE, '')));
   if (matchesAny(WRAPPER_LINE, t)) return SCORE_WRAPPER;
   if (LOCATED_MINOR.test(t)) return /warn/i.test(t) ? SCORE_WARNING : SCORE_NOTE;
   if (NOTE.test(t) && !/\berror\b/i.test(t)) return SCORE_NOTE;

@@ -179,7 +179,7 @@ export function failureUnits(lines: Line[], extractors: readonly RunnerExtractor
       }
     }
     const details = msg ? extractDetails(lines, msg.index + 1, Math.max(end, msg.index + 1)) : [];
-    if (msg && details.length === 0 && /:\s*$/.test(msg.text)) {
+    if (msg && details.length === 0 && msg.text.trimEnd().endsWith(':')) {
       // A message that announces what follows (`Expected values to be strictly equal:`): the
       // next meaningful line of the block says it (`5 !== 13`).
       const next = nextText(lines, msg.index + 1, end);

@@ -244,6 +244,36 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(got('20000'))).not.toBe(fp(got('200')));
   });
 
+  it('a header over an indented body: the body is the message, not a later generic error (plunit)', () => {
+    const plunit = (root: string, got: number) =>
+      `% PL-Unit: cart \nERROR: ${root}/app/test_cart.pl:6:\n\ttest total: assertion failed\n\tAssertion: ${got}==1200\nA.**FAILED 0.039 sec\n% 1 assertion failed\n% 1 test failed\n% 1 tests passed\nERROR: -g run_tests: false\n`;
+    expect(fp(plunit('/tmp/a', 1199))).toBe('ERROR: test_cart.pl: | test total: assertion failed ; Assertion: 1199==1200');
+    expect(fp(plunit('/srv/ci/b', 1199))).toBe(fp(plunit('/tmp/a', 1199)));
+    expect(fp(plunit('/tmp/a', 1300))).not.toBe(fp(plunit('/tmp/a', 1199)));
+    // A message wrapped under its header (SBCL): the wrapped part and the message under it.
+    const sbcl = (fn: string) =>
+      `Unhandled UNDEFINED-FUNCTION in thread #<SB-THREAD:THREAD "main thread" RUNNING\n                                          {1001348003}>:\n  The function COMMON-LISP-USER::${fn} is undefined.\n\nBacktrace for: #<SB-THREAD:THREAD "main thread" RUNNING {1001348003}>\n0: ("undefined function" ((250 . 2)))\n`;
+    expect(fp(sbcl('TOTL'))).toContain('The function COMMON-LISP-USER::TOTL is undefined.');
+    expect(fp(sbcl('CNT'))).not.toBe(fp(sbcl('TOTL')));
+  });
+
+  it('a generic message takes the source line its caret points at; a caret message is a diagnostic', () => {
+    const sass = (pad: number, code: string) =>
+      `Error: Undefined variable.\n  ╷\n${6 + pad} │   ${code}\n  │          ^^^^^^^^^^^\n  ╵\n  src/site.scss ${6 + pad}:10  root stylesheet\n`;
+    expect(fp(sass(0, 'color: $brand-colr;'))).toBe('Error: Undefined variable. | site.scss root stylesheet | at: color: $brand-colr;');
+    expect(fp(sass(7, 'color: $brand-colr;'))).toBe(fp(sass(0, 'color: $brand-colr;')));
+    expect(fp(sass(0, 'padding: $gap-smal;'))).not.toBe(fp(sass(0, 'color: $brand-colr;')));
+    // htmlhint: the gutter `L10 |` is the source line; the message is under the caret.
+    const htmlhint = (line: number) =>
+      `\n   /tmp/x/app/site/index.html\n      L${line} |  <p CLASS="note" id="note">prices in EUR</p>\n               ^ The attribute name of [ CLASS ] must be in lowercase. (attr-lowercase)\n\nScanned 1 files, found 1 errors in 1 files (9 ms)\n`;
+    expect(fp(htmlhint(10))).toBe('The attribute name of [ CLASS ] must be in lowercase. (attr-lowercase)');
+    expect(fp(htmlhint(17))).toBe(fp(htmlhint(10)));
+    // erlc's excerpt gutter behind a comment sign is no message.
+    const erlc = (line: number) => `src/cart.erl:${line}:5: function fmt/1 undefined\n%    ${line}|     fmt(Code).\n%     |     ^\n\n`;
+    expect(fp(erlc(16))).toBe('cart.erl: function fmt/1 undefined');
+    expect(fp(erlc(9))).toBe(fp(erlc(16)));
+  });
+
   it('a message ending with ":" follows a chain of colons to the specific value', () => {
     const cmake = (src: string) => `CMake Error at CMakeLists.txt:5 (add_executable):\n  Cannot find source file:\n\n    ${src}\n\n  Tried extensions .c .C .c++ .cc .cpp\n\n-- Generating done\nCMake Generate step failed.  Build files cannot be regenerated correctly.\n`;
     expect(fp(cmake('src/stat.c'))).toBe('CMake Error at CMakeLists.txt (add_executable): | Cannot find source file: ; stat.c');

@@ -34,14 +34,14 @@ export const numberedFailures: RunnerExtractor = {
   },
   title(lines, i, name) {
     const header = lines[i]!.text;
-    if (/:\s*$/.test(header)) return { name, end: i };
+    if (header.trimEnd().endsWith(':')) return { name, end: i };
     const indent = header.search(/\S/);
     const parts = [name];
     for (let j = i + 1; j < Math.min(lines.length, i + 6); j++) {
       const t = lines[j]!.text;
       if (t.trim() === '' || t.search(/\S/) <= indent) break;
       parts.push(t.trim().replace(/:$/, ''));
-      if (/:\s*$/.test(t)) return { name: cleanName(parts.join(' ')), end: j };
+      if (t.trimEnd().endsWith(':')) return { name: cleanName(parts.join(' ')), end: j };
     }
     return { name, end: i };
   },
