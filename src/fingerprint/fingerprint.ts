@@ -267,19 +267,46 @@ function indentOf(text: string): number {
   return text.length - text.trimStart().length;
 }
 
+/** Brackets a line opens and does not close (`{assertEqual,[{module,m},` → 2). */
+function unclosed(text: string): number {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+  }
+  return depth;
+}
+
 /**
- * How many message lines right under line i are indented deeper than it (at most 3): a blank
- * line, a stack frame or a source excerpt ends the body.
+ * How many message lines right under line i are indented deeper than it (at most 3, or up to
+ * 8 while a term it opened is unclosed: `**error:{assertEqual,[…` over `{expected,1200},`
+ * `{value,1199}]}`): a blank line, a stack frame or a source excerpt ends the body.
  */
 function indentedBody(lines: Line[], i: number): number {
   const base = indentOf(lines[i]!.text);
+  let open = unclosed(lines[i]!.text);
   let n = 0;
-  for (let j = i + 1; j < lines.length && n < 3; j++) {
+  for (let j = i + 1; j < lines.length && (n < 3 || (open > 0 && n < 8)); j++) {
     const t = lines[j]!.text;
     if (indentOf(t) <= base || lineKind(lines[j]!) !== 'text') break;
     n++;
+    if (open > 0) open = Math.max(0, open + unclosed(t) - closing(t));
   }
   return n;
+}
+
+/** Brackets a line closes that it did not open. */
+function closing(text: string): number {
+  let depth = 0;
+  let closed = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (depth > 0) depth--;
+      else closed++;
+    }
+  }
+  return closed;
 }
 
 function followUp(lines: Line[], index: number, primary: string): string {
@@ -289,13 +316,14 @@ function followUp(lines: Line[], index: number, primary: string): string {
   // `\tAssertion: 1199==1200`; a message wrapped under `Unhandled TYPE-ERROR in thread …`):
   // the body, up to three lines, is the message.
   // (A complete sentence, `… Does the file exist?`, is not wrapped: what is under it is other.)
-  const body = generic || '.?!'.includes(lines[index]!.text.trimEnd().slice(-1)) ? 0 : indentedBody(lines, index);
+  // A bare title's body right under it (`**error:badarith` over `  output:<<"">>`) is all it has.
+  const body = '.?!'.includes(lines[index]!.text.trimEnd().slice(-1)) ? 0 : indentedBody(lines, index);
   if (!colon && !generic && body === 0) return '';
-  let want = generic ? 3 : Math.max(1, body);
+  let want = generic ? (body > 0 ? body : 3) : Math.max(1, body);
   const out: string[] = [];
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
-    if (body > 1 && j > index + body) break;
+    if ((body > 1 || (generic && body > 0)) && j > index + body) break;
     if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t)) break;
     if (lineScore(lines[j]!) >= SCORE_LOCATED && !(colon && out.length === 0)) break;
@@ -460,14 +488,15 @@ const MAX_UNITS = 500;
 /**
  * The distinct error diagnostics of a compiler or linter run (`cart.ts: error TS2339: …`),
  * as failing units when no test runner reported any: fixing one of three type errors
- * shrinks the set. Only strong, located errors count (not warnings, notes or wrappers).
+ * shrinks the set. Only located errors count (`file:line: …` with no severity or an error
+ * one, stylish `3:10 ✖ …` under its file; not warnings, notes or wrappers).
  */
 function diagnosticUnits(lines: Line[]): string[] {
   const out = new Set<string>();
   const seen = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
-    if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_STRONG) continue;
+    if (t.length === 0 || !/\d/.test(t) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_LOCATED) continue;
     const diag = parseDiagnostic(lines, i);
     if (!diag || diag.file === null || (diag.severity !== null && !/error/.test(diag.severity))) continue;
     // Runners often print the same diagnostic twice (a list, then a summary): normalise it once.

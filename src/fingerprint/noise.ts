@@ -50,7 +50,8 @@ const CODE = [
   // (`L10 |`): the source line, not the message.
   /^\s*[>%#;]?\s*L?\d+\s*[|│]/,
   /^\s*\d+:\s{2,}\S/,
-  /^\s*[%#;]?\s*[|│]/,
+  // (and the box a report draws around its excerpt: `╭─[ src/main.js:2:22 ]`)
+  /^\s*[%#;]?\s*[|│╭┌]/,
   /^\s*-->\s/,
   /^\s*:::\s/,
   /^\s*=\s*(?:note|help):/,

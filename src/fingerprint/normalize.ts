@@ -55,8 +55,8 @@ const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
 // POSIX sh / dash location: `scripts/deploy.sh: 9: minify: not found`, `sh: 1: x: not found`.
 const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
-// Positions by name, which move with the file's content: `line 7`, `col 3`, `L: 5`, `(char 19)`, `at position 42`, `offset 7`.
-const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offset|byte|pos)(\s*:?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
+// Positions by name, which move with the file's content: `line 7`, `{line,7}`, `col 3`, `L: 5`, `(char 19)`, `at position 42`, `offset 7`.
+const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offset|byte|pos)(\s*[:,]?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
 // A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
 // `Cannot parse: 2:70: code` inside. (A `file:line` is taken by COLON_LOCATION before.)
 const PAREN_POSITION = /\s*\(\d+:\d+(?::\d+)?\)/g;

@@ -43,8 +43,9 @@ const STRONG = [
   /^\S.{0,300}?:\d+(?::\d+)?:?\s*(?:fatal error|error)\b/i,
   /\(\d+,\d+\):\s*(?:fatal error|error)\b/i,
   /\berror\s+[A-Z]{1,5}\d{2,6}\b/,
-  /^(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
-  /^\s*\d+:\d+\s+error\s/,
+  // (also behind asterisks: Erlang's `**error:{badmatch,…}`)
+  /^(?:\*+\s*)?(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
+  /^\s*\d+:\d+\s+(?:error|✖)\s/,
   /^(?:Uncaught |Unhandled(?: \w+)? |Caused by: )?(?:[\w$]+\.)*(?:[A-Z][\w$]*)?(?:Error|Exception|Failure|Fault)(?:\s*\[[\w-]+\])?(?::|$|\s+at\s)/,
   // An exception type after a one-word prefix: `Sorry: IndentationError: …`, `FATAL: RuntimeError: …`.
   /^[A-Za-z]+: (?:[\w$]+\.)*[A-Z][\w$]*(?:Error|Exception): /,
@@ -153,7 +154,10 @@ const DIAG_PAREN = /^(\S+?)\((\d+),(\d+)\):\s*(fatal error|error|warning)\s*([A-
 const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A-Z]+\d+)\s*:\s*(.*)$/i;
 // (`file:9:16 rule` has no message after a colon: the `16` is not one.)
 const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
-const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
+// (stylelint marks the severity with a glyph: `3:10  ✖  Invalid hex color "#fffff"  color-no-invalid-hex`)
+const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
+// A severity and a rule after the position, no colon (markdownlint): `docs/a.md:6:18 error MD034/no-bare-urls Bare URL used`.
+const DIAG_SEVERITY_RULE = /^([^\s:]+):(\d+)(?::\d+)?\s+(error|warning)\s+([\w@/-]+)\s+(\S.*)$/;
 const DIAG_RUST = /^(error|warning)(?:\[([A-Z]?\d+)\])?:\s*(.*)$/;
 // Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
 const DIAG_CODE_FIRST = /^([A-Z]{1,5}\d{2,5})\s+(?:\[\*\]\s+)?(\S.*)$/;
@@ -185,8 +189,10 @@ export function parseDiagnostic(lines: Line[], i: number): Diagnostic | null {
   if (m) return { file: arrowFile(lines, i), severity: null, code: m[1]!, message: m[2]! };
   m = DIAG_STYLISH.exec(lines[i]!.text);
   if (m) {
-    return { file: headerFile(lines, i), severity: m[3]!, code: m[5] ?? null, message: m[4]! };
+    return { file: headerFile(lines, i), severity: m[3] === '✖' ? 'error' : m[3] === '⚠' ? 'warning' : m[3]!, code: m[5] ?? null, message: m[4]! };
   }
+  m = DIAG_SEVERITY_RULE.exec(t);
+  if (m) return { file: m[1]!, severity: m[3]!, code: m[4]!, message: m[5]! };
   m = DIAG_COLON.exec(t);
   if (m && /[A-Za-z]/.test(m[1]!) && !/^(?:https?|file|node)$/.test(m[1]!)) {
     return { file: m[1]!, severity: m[4]?.toLowerCase() ?? null, code: m[5] ?? null, message: m[6]! };

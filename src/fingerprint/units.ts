@@ -184,6 +184,10 @@ export function failureUnits(lines: Line[], extractors: readonly RunnerExtractor
       // next meaningful line of the block says it (`5 !== 13`).
       const next = nextText(lines, msg.index + 1, end);
       if (next !== null) details.push(next);
+    } else if (msg && details.length === 0 && lines[msg.index]!.text.trimStart().startsWith('#')) {
+      // TAP diagnostics go on in `#` lines: the one after the message (bats' `# expected 1200, got 1199`).
+      const next = lines[msg.index + 1];
+      if (next && msg.index + 1 < end && next.text.trimStart().startsWith('#') && lineKind(next) === 'text') details.push(next.text.trim().replace(/^#\s*/, ''));
     }
     if (earlier) {
       // A bare marker first (TAP `not ok 1 - x`), its diagnostics under a second header.

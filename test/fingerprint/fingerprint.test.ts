@@ -274,6 +274,21 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(erlc(9))).toBe(fp(erlc(16)));
   });
 
+  it('a TAP diagnostic goes on in the next `#` line (bats prints the value there)', () => {
+    const bats = (got: number) =>
+      `1..2\nnot ok 1 total of three lines\n# (in test file test/total.bats, line 6)\n#   \`[ "$output" = "1200" ] || { echo "expected 1200, got $output"; false; }' failed\n# expected 1200, got ${got}\nok 2 total of nothing is zero\n`;
+    expect(fp(bats(1199))).toBe('total of three lines | `[ "$output" = "1200" ] || { echo "expected 1200, got $output"; false; }\' failed | expected 1200, got 1199');
+    expect(fp(bats(1300))).not.toBe(fp(bats(1199)));
+  });
+
+  it('an error term continued over indented lines is read to its closing bracket (EUnit)', () => {
+    const eunit = (line: number, value: number) =>
+      `cart_tests: total_test...*failed*\nin function cart_tests:total_test/0 (test/cart_tests.erl, line ${line})\nin call from eunit_test:run_testfun/1 (eunit_test.erl, line 71)\n**error:{assertEqual,[{module,cart_tests},\n              {line,${line}},\n              {expression,"cart : total ( Items )"},\n              {expected,1200},\n              {value,${value}}]}\n  output:<<"">>\n\n=======================================================\n  Failed: 1.  Skipped: 0.  Passed: 2.\n`;
+    expect(fp(eunit(4, 1199))).toBe('**error:{assertEqual,[{module,cart_tests}, | {line,<n>}, ; {expression,"cart : total ( Items )"}, ; {expected,1200}, ; {value,1199}]}');
+    expect(fp(eunit(11, 1199))).toBe(fp(eunit(4, 1199)));
+    expect(fp(eunit(4, 1300))).not.toBe(fp(eunit(4, 1199)));
+  });
+
   it('a message ending with ":" follows a chain of colons to the specific value', () => {
     const cmake = (src: string) => `CMake Error at CMakeLists.txt:5 (add_executable):\n  Cannot find source file:\n\n    ${src}\n\n  Tried extensions .c .C .c++ .cc .cpp\n\n-- Generating done\nCMake Generate step failed.  Build files cannot be regenerated correctly.\n`;
     expect(fp(cmake('src/stat.c'))).toBe('CMake Error at CMakeLists.txt (add_executable): | Cannot find source file: ; stat.c');

@@ -41,10 +41,20 @@ describe('ralf fingerprint gives the cause-bearing line (issue 17 examples)', ()
 
   it('positions in every shape are dropped: `7:3 ✖` (stylelint), `(7:45)` (prettier), `Cannot parse: 2:70:` (black), `file:line rule` (biome)', async () => {
     expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe(await fp('stylelint/invalid-hex/v1-base.txt'));
-    expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe('✖ Invalid hex color "#fffff" color-no-invalid-hex');
+    expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe('site.css: error: Invalid hex color "#fffff" (color-no-invalid-hex)');
     expect(await fp('prettier/syntax-paren/v2-shifted.txt')).toBe('[error] a.js: SyntaxError: Unexpected token, expected ","');
     expect(await fp('black/cannot-parse-paren/v2-shifted.txt')).toBe('error: cannot format cart.py: Cannot parse: EOF in multi-line statement');
     expect(await fp('biome/double-equals/v2-shifted.txt')).toBe('cart.js noDoubleEquals FIXABLE | at: return total == 0;');
+  });
+
+  it('a linter that marks errors with a glyph (stylelint `3:10 ✖ …` under its file) names its failing diagnostics', async () => {
+    const units = async (rel: string) => {
+      const r = await runCli(['fingerprint', '--json', join(outputs, rel)]);
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      return (JSON.parse(String(r.stdout)) as { failing_units: string[] }).failing_units;
+    };
+    expect(await units('stylelint/invalid-hex/v1-base.txt')).toEqual(['site.css: error: Invalid hex color "#fffff" (color-no-invalid-hex)']);
+    expect(await units('stylelint/unknown-property/v4-extra.txt')).toEqual(['site.css: error: Unknown property "colr" (property-no-unknown)']);
   });
 
   it('biome with forced colour (an escape per character, OSC 8 links) gives what plain output gives', async () => {
