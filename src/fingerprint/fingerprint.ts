@@ -127,12 +127,18 @@ function pickUnit(units: FailureUnit[]): FailureUnit | null {
   return best;
 }
 
-function fromUnit(lines: Line[], unit: FailureUnit): { text: string; line: number } {
+/**
+ * `<name> | <message> | <values>` of the unit, then the value lines of the other failing units
+ * (sorted, so run order does not matter): the same tests failing with other values differ
+ * even when the unit spelled out failed alike (bats prints the value in the second test only).
+ */
+function fromUnit(lines: Line[], unit: FailureUnit, others: FailureUnit[]): { text: string; line: number } {
   const name = normalizeName(unit.name);
   const message = unit.messageText ? normalizeValues(unit.messageText) : '';
-  const details = unit.details.map(normalizeValues).join(' ; ');
+  const own = unit.details.map(normalizeValues);
+  const also = [...new Set(others.filter((u) => u !== unit).flatMap((u) => u.details.map(normalizeValues)))].filter((d) => !own.includes(d)).sort();
   const line = lines[unit.message ?? unit.header]!.no;
-  return { text: fit([name, message, details], MAX_LENGTH), line };
+  return { text: fit([name, message, own.join(' ; '), also.length > 0 ? `also ${also.join(' ; ')}` : ''], MAX_LENGTH), line };
 }
 
 /**
@@ -534,7 +540,7 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   const failing_units = unitNames(lines, units, extractors, diagnosticUnits);
   const unit = pickUnit(units);
   if (unit) {
-    const r = fromUnit(lines, unit);
+    const r = fromUnit(lines, unit, units);
     return { fingerprint: r.text, line: r.line, tool, failing_units };
   }
 

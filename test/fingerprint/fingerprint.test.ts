@@ -160,7 +160,8 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(read('go-test-cost-wrong-shuffled.txt'))).toBe('TestCost | shipping_test.go: Cost(3) = 9.5; want 12');
     expect(fp(read('node-test-tap-slug.txt'))).toBe("slugify collapses punctuation | Expected values to be strictly equal: | expected: 'hello-world' ; actual: 'hello---world'");
     expect(fp(read('python-unittest-add.txt'))).toBe('test_add (test_calc.TestCalc.test_add) | AssertionError: 3 != 4');
-    expect(fp(read('cargo-test-balance-off.txt'))).toBe('tests::balance_sums_entries | assertion `left == right` failed | left: 4100 ; right: 4200');
+    // Two tests fail: the first by name spelled out, the other's values after `also`.
+    expect(fp(read('cargo-test-balance-off.txt'))).toBe('tests::balance_sums_entries | assertion `left == right` failed | left: 4100 ; right: 4200 | also left: "1 entries, 3900 cents" ; right: "1 entries, 4000 cents"');
   });
 
   it('memory checkers: the error record and the project frame, not the banner or the pid', () => {
@@ -279,6 +280,18 @@ describe('fingerprint: tool-agnostic signals', () => {
       `1..2\nnot ok 1 total of three lines\n# (in test file test/total.bats, line 6)\n#   \`[ "$output" = "1200" ] || { echo "expected 1200, got $output"; false; }' failed\n# expected 1200, got ${got}\nok 2 total of nothing is zero\n`;
     expect(fp(bats(1199))).toBe('total of three lines | `[ "$output" = "1200" ] || { echo "expected 1200, got $output"; false; }\' failed | expected 1200, got 1199');
     expect(fp(bats(1300))).not.toBe(fp(bats(1199)));
+  });
+
+  it('several failing units: the other units\' values are kept too, in any run order', () => {
+    // bats: both tests fail; only the second one's `# expected 1200, got N` tells the causes apart.
+    const bats = (got: number, order: 'a' | 'b') => {
+      const three = `not ok 1 total of three lines\n# (in test file test/total.bats, line 6)\n#   \`[ "$output" = "1200" ] || { echo "expected 1200, got $output"; false; }' failed\n# expected 1200, got ${got}\n`;
+      const zero = `not ok 2 total of nothing is zero\n# (in test file test/total.bats, line 11)\n#   \`[ "$output" = "0" ]' failed\n`;
+      return `1..2\n${order === 'a' ? three + zero : zero + three}`;
+    };
+    expect(fp(bats(1199, 'a'))).toBe('total of nothing is zero | `[ "$output" = "0" ]\' failed | also expected 1200, got 1199');
+    expect(fp(bats(1199, 'b'))).toBe(fp(bats(1199, 'a')));
+    expect(fp(bats(1300, 'a'))).not.toBe(fp(bats(1199, 'a')));
   });
 
   it('an error term continued over indented lines is read to its closing bracket (EUnit)', () => {
