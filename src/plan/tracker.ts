@@ -6,7 +6,7 @@
  *   exit 0, {resolved: false, reason}  → GSD reads the PLAN.md task, and so does the loop
  *   non-zero exit, bad JSON, no gsd_run → the task is refused (never the PLAN.md text instead)
  */
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { criteriaFromRange } from './criteria.js';
 import type { ProgramResolver } from './command-like.js';
@@ -36,6 +36,9 @@ export function resolveTrackers(parsed: ParsedPlan, projectRoot: string, resolve
   const out = new Map<string, TrackerResolution>();
   const ids = parsed.tasks.filter((t) => !t.type?.toLowerCase().startsWith('checkpoint')).map((t) => t.attributes['tracker-id']).filter((id): id is string => id !== undefined);
   if (ids.length === 0 || !resolves('gsd_run')) return out;
+  // Loaded here, not at the top: node:child_process brings the stream and net modules (~4 ms of
+  // every `ralf plan` and `ralf report`), and only a plan with tracker-id tasks starts gsd_run.
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   for (const id of new Set(ids)) {
     const r = spawnSync('gsd_run', ['task', 'resolve-content', '--plan', relative(projectRoot, parsed.path), '--task-id', id, '--raw'], { cwd: projectRoot, env, encoding: 'utf8', timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 4 * 1024 * 1024 });
     const stderr = (r.stderr ?? '').trim().split('\n').slice(-3).join(' ');
