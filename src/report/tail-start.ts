@@ -31,7 +31,26 @@ function opensSpanningHtml(line: string): boolean {
   if (m[2] && /^-?>/.test(rest)) return false;
   return !end.test(rest);
 }
+/** A line's first character when that line is plain text to the scan below (see there). */
+const ORDINARY_LINE = /[^\s#<`~]/y;
 const strip = (s: string) => s.replace(/[*_`~]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * Offset of the first line whose `strip` contains `wanted`, or -1: `strip` applied to every line
+ * at once (a few passes over the text instead of two replaces per line). Line by line it is the
+ * same text: no step crosses a newline (whitespace runs stop at it, lower-casing has no context
+ * across it), so the line that holds the match is found by counting newlines.
+ */
+function firstMention(body: string, wanted: string): number {
+  // Whitespace runs become one space (only runs that are not already one space are replaced),
+  // then each line is trimmed.
+  const stripped = body.replace(/[*_`~]/g, '').replace(/[^\S\n]{2,}|[^\S\n ]/g, ' ').replace(/ \n ?|\n /g, '\n').replace(/^ | $/g, '').toLowerCase();
+  const at = stripped.indexOf(wanted);
+  if (at === -1) return -1;
+  let offset = 0;
+  for (let nl = stripped.indexOf('\n'); nl !== -1 && nl < at; nl = stripped.indexOf('\n', nl + 1)) offset = body.indexOf('\n', offset) + 1;
+  return offset;
+}
 
 export function tailStart(body: string, title: string, mustInclude = body.length): number {
   const wanted = strip(title);
@@ -40,13 +59,20 @@ export function tailStart(body: string, title: string, mustInclude = body.length
   let previousBlank = true;
   // Inside an HTML block of kind 6/7 (ends at a blank line): a `#` line there is HTML text.
   let inHtml = false;
-  let firstMention = -1;
   let offset = 0;
   while (offset <= body.length) {
     const newline = body.indexOf('\n', offset);
+    // Most lines are paragraph or list text: not blank, and none of `#`, `<`, a fence character or
+    // indentation first. Such a line opens, closes and ends nothing below (a fence or HTML block
+    // it is in goes on): one sticky test instead of the line's regexes.
+    ORDINARY_LINE.lastIndex = offset;
+    if (ORDINARY_LINE.test(body)) {
+      if (newline === -1) break;
+      offset = newline + 1;
+      continue;
+    }
     const end = newline === -1 ? body.length : newline;
     const line = body.slice(offset, end).replace(/\r$/, '');
-    if (firstMention === -1 && strip(line).includes(wanted)) firstMention = offset;
     if (fence) {
       const close = /^(`{3,}|~{3,})[ \t]*$/.exec(line);
       if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length) fence = null;
@@ -71,7 +97,8 @@ export function tailStart(body: string, title: string, mustInclude = body.length
     for (const b of boundaries) if (b.offset <= limit && ok(b)) found = b.offset;
     return found;
   };
-  if (firstMention !== -1 || mustInclude < body.length) return before(Math.min(firstMention === -1 ? body.length : firstMention, mustInclude), () => true);
+  const mention = firstMention(body, wanted);
+  if (mention !== -1 || mustInclude < body.length) return before(Math.min(mention === -1 ? body.length : mention, mustInclude), () => true);
   // A new section goes before the trailing run of Self-Check headings or the footer: start
   // at the last rank-1/2 heading that is not a Self-Check, so that run is parsed whole.
   return before(body.length, (b) => b.depth <= 2 && !selfCheck.test(b.text));
