@@ -95,7 +95,8 @@ export function upsertSection(original: string, section: string, file: string, t
 
   // The new text must parse back with the section exactly where it was put; otherwise
   // (e.g. an unclosed code fence or HTML block before it) a second run would not find it.
-  const check = locate(text, file, title, null);
+  // Unchanged text (the section was there as written) reads back as it was just read.
+  const check = text === original ? loc : locate(text, file, title, null);
   if (check.placement !== 'existing' || check.start !== start || text.slice(check.start, check.end) !== body) {
     const where = lineColumnAt(original, loc.start).line;
     throw new RalfError('summary_unsafe', `${file}: the report section cannot be placed safely at line ${where}; the file was not changed`, {
