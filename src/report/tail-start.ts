@@ -33,7 +33,8 @@ function opensSpanningHtml(line: string): boolean {
 }
 /** A line's first character when that line is plain text to the scan below (see there). */
 const ORDINARY_LINE = /[^\s#<`~]/y;
-const strip = (s: string) => s.replace(/[*_`~]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+// Whitespace runs become one space; a run that already is one space is left (fewer replacements).
+const strip = (s: string) => s.replace(/[*_`~]/g, '').replace(/\s{2,}|[^\S ]/g, ' ').trim().toLowerCase();
 
 /**
  * Offset of the first line whose `strip` contains `wanted`, or -1: `strip` applied to every line
@@ -53,7 +54,28 @@ function firstMention(body: string, wanted: string): number {
 }
 
 export function tailStart(body: string, title: string, mustInclude = body.length): number {
+  return tailStarts(body, title, mustInclude).start;
+}
+
+export interface TailStarts {
+  /** Where parsing can start (tailStart). */
+  start: number;
+  /**
+   * A later start from which the section ralf wrote, if it is intact, is found exactly as from
+   * `start`: the line of the start marker (`mustInclude`), when that line is a split point and
+   * nothing between `start` and it mentions the title. Null otherwise. Parsing from here
+   * finds the same top-level blocks from the marker on (an HTML comment block, like an ATX
+   * heading, interrupts a paragraph and is no lazy continuation); what it cannot see is only
+   * what lies between `start` and the marker, which holds no marker and no report heading. So
+   * an `existing` placement found from here is the answer; any other one needs `start`.
+   */
+  marker: number | null;
+}
+
+export function tailStarts(body: string, title: string, mustInclude = body.length): TailStarts {
   const wanted = strip(title);
+  // The line at `mustInclude` opens a comment closed on that line, outside fences and HTML blocks.
+  let markerSplits = false;
   const boundaries: Array<{ offset: number; depth: number; text: string }> = [];
   let fence: { char: string; length: number } | null = null;
   let previousBlank = true;
@@ -79,9 +101,10 @@ export function tailStart(body: string, title: string, mustInclude = body.length
     } else {
       const open = /^(`{3,}|~{3,})(.*)$/.exec(line);
       if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) fence = { char: open[1]![0]!, length: open[1]!.length };
-      else if (/^ {1,3}(`{3,}|~{3,})/.test(line) || opensSpanningHtml(line)) return 0;
+      else if (/^ {1,3}(`{3,}|~{3,})/.test(line) || opensSpanningHtml(line)) return { start: 0, marker: null };
       else if (inHtml || htmlUntilBlank.test(line)) inHtml = true;
       else {
+        if (offset === mustInclude && line.startsWith('<!--')) markerSplits = true;
         const heading = /^(#{1,6})(?:[ \t]+(.*))?$/.exec(line);
         if (heading) boundaries.push({ offset, depth: heading[1]!.length, text: strip((heading[2] ?? '').replace(/[ \t]#+[ \t]*$/, '')) });
       }
@@ -91,15 +114,20 @@ export function tailStart(body: string, title: string, mustInclude = body.length
     if (newline === -1) break;
     offset = newline + 1;
   }
-  if (fence) return 0; // an unclosed fence: let the full parse decide
+  if (fence) return { start: 0, marker: null }; // an unclosed fence: let the full parse decide
   const before = (limit: number, ok: (b: (typeof boundaries)[number]) => boolean) => {
     let found = 0;
     for (const b of boundaries) if (b.offset <= limit && ok(b)) found = b.offset;
     return found;
   };
   const mention = firstMention(body, wanted);
-  if (mention !== -1 || mustInclude < body.length) return before(Math.min(mention === -1 ? body.length : mention, mustInclude), () => true);
+  if (mention !== -1 || mustInclude < body.length) {
+    const start = before(Math.min(mention === -1 ? body.length : mention, mustInclude), () => true);
+    // Whitespace across lines counts too: a setext heading's text may span lines.
+    const clear = markerSplits && !strip(body.slice(start, mustInclude)).includes(wanted);
+    return { start, marker: clear ? mustInclude : null };
+  }
   // A new section goes before the trailing run of Self-Check headings or the footer: start
   // at the last rank-1/2 heading that is not a Self-Check, so that run is parsed whole.
-  return before(body.length, (b) => b.depth <= 2 && !selfCheck.test(b.text));
+  return { start: before(body.length, (b) => b.depth <= 2 && !selfCheck.test(b.text)), marker: null };
 }

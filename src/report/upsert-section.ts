@@ -8,7 +8,7 @@ import { checkFrontmatterYaml, findFrontmatter } from './frontmatter.js';
 import { locateSection, markSection, START_MARKER_PREFIX, type LeftAlone, type Placement } from './locate-section.js';
 import { parseMarkdownBlocks } from './markdown.js';
 import { checkMarkdownLimits } from './markdown-limits.js';
-import { tailStart } from './tail-start.js';
+import { tailStarts } from './tail-start.js';
 
 export interface UpsertResult {
   text: string;
@@ -43,14 +43,24 @@ function bodyStart(text: string, file: string, warnings: Problem[] | null): numb
   return fm ? fm.end : text.startsWith('\uFEFF') ? 1 : 0;
 }
 
-function locate(text: string, file: string, title: string, warnings: Problem[] | null) {
+/**
+ * Where the section is (or goes) in a SUMMARY's text: the body after any frontmatter, parsed from
+ * a safe start (see tail-start.ts). `warnings` collects the frontmatter's, when given.
+ */
+export function locate(text: string, file: string, title: string, warnings: Problem[] | null = null) {
   const shift = bodyStart(text, file, warnings);
   const body = text.slice(shift);
   // A marked section's start marker sits on the line before its heading: the parsed tail
   // starts at a safe boundary before the first marker.
   const marker = body.indexOf(START_MARKER_PREFIX);
-  const start = tailStart(body, title, marker === -1 ? body.length : marker);
+  const { start, marker: fromMarker } = tailStarts(body, title, marker === -1 ? body.length : marker);
   checkMarkdownLimits(text, shift + start, file);
+  // The section ralf wrote is found from its own marker's line, without parsing the text before
+  // it (micromark is slow on long lists); any other placement is decided from `start`.
+  if (fromMarker !== null) {
+    const found = locateSection(text, shift + fromMarker, parseMarkdownBlocks(body.slice(fromMarker)), title);
+    if (found.placement === 'existing') return found;
+  }
   return locateSection(text, shift + start, parseMarkdownBlocks(body.slice(start)), title);
 }
 

@@ -5,7 +5,8 @@ import { REPORT_HEADING } from '../../src/report/build-report.js';
 import { findFrontmatter } from '../../src/report/frontmatter.js';
 import { locateSection, markSection, START_MARKER_PREFIX } from '../../src/report/locate-section.js';
 import { parseMarkdownBlocks } from '../../src/report/markdown.js';
-import { tailStart } from '../../src/report/tail-start.js';
+import { tailStart, tailStarts } from '../../src/report/tail-start.js';
+import { locate } from '../../src/report/upsert-section.js';
 import { sharedDir } from '../helpers/cli.js';
 
 function summaries(dir: string): string[] {
@@ -87,5 +88,54 @@ describe('tailStart: parsing only the tail locates the same section as parsing e
     const long = Array.from({ length: 400 }, (_, i) => `## Part ${i}\n\nSome *text* here.\n`).join('\n');
     const start = expectSameLocation(`# Title\n\n${long}\n## RALF Lite Loop Report\n\nold\n\n## Self-Check: PASSED\n`);
     expect(start).toBeGreaterThan(long.length * 0.9);
+  });
+});
+
+describe('a section ralf wrote is found from its start marker exactly as from a full parse', () => {
+  /** `locate` (what `ralf report` runs) against a parse of the whole body; returns the marker start it could use. */
+  function expectFoundAsInFullParse(text: string): number | null {
+    const fm = findFrontmatter(text, 'x.md');
+    const shift = fm ? fm.end : text.startsWith('\uFEFF') ? 1 : 0;
+    const body = text.slice(shift);
+    const full = locateSection(text, shift, parseMarkdownBlocks(body), REPORT_HEADING);
+    expect(locate(text, 'x.md', REPORT_HEADING)).toEqual(full);
+    const marker = body.indexOf(START_MARKER_PREFIX);
+    return tailStarts(body, REPORT_HEADING, marker === -1 ? body.length : marker).marker;
+  }
+  const marked = markSection(section);
+  const edited = marked.replace('Loop **enabled**', 'Loop **enabled**, edited by hand');
+
+  for (const file of summaries(join(sharedDir, 'fixtures', 'gsd-real'))) {
+    it(file.slice(file.indexOf('gsd-real/') + 9), () => {
+      const lines = readFileSync(file, 'utf8').split('\n');
+      // Near the top, in the middle, near and at the end (where ralf appends it).
+      for (const at of new Set([1, Math.floor(lines.length / 2), lines.length - 2, lines.length])) {
+        for (const s of [marked, edited]) expectFoundAsInFullParse([...lines.slice(0, at), s, ...lines.slice(at)].join('\n'));
+      }
+    });
+  }
+
+  it('after a long list without blank lines (the bench SUMMARY), parsing starts at the marker', () => {
+    const lines: string[] = [];
+    for (let i = 0; lines.length < 2000; i++) lines.push(i % 50 === 0 ? `## Section ${i}` : `- line ${i} with **bold** and \`code\` | pipes |`);
+    const text = `# T\n\n${lines.join('\n')}\n${marked}`;
+    expect(expectFoundAsInFullParse(text)).toBe(text.indexOf(START_MARKER_PREFIX));
+  });
+
+  it.each([
+    ['a marker indented in a list item', `# T\n\n- item\n\n  ${marked.replace(/\n/g, '\n  ')}`],
+    ['a marker in a fence', `# T\n\n\`\`\`\n${marked}\`\`\`\n`],
+    ['a marker in an HTML block', `# T\n\n<div>\n${marked}</div>\n`],
+    ['a marker after text on its line', `# T\n\nsee ${marked}`],
+    ['a setext heading spanning lines that names the report, before the marker', `# T\n\n## A\n\nRALF Lite\nLoop Report\n---\n\n${marked}`],
+    ['the title in prose before the marker', `# T\n\n## A\n\nThe RALF Lite Loop Report is below.\n\n${marked}`],
+  ])('no marker start: %s', (_name, text) => {
+    expect(expectFoundAsInFullParse(text)).toBeNull();
+  });
+
+  it('an edited section is not found from the marker: the earlier start decides where the new one goes', () => {
+    const text = `# T\n\n## Self-Check: PASSED\n\n${edited}`;
+    expect(expectFoundAsInFullParse(text)).not.toBeNull();
+    expect(locate(text, 'x.md', REPORT_HEADING).placement).not.toBe('existing');
   });
 });
