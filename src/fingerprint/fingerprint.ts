@@ -182,6 +182,12 @@ const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in (\S+?)(?::\d+)*(
 
 const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
 
+/**
+ * A test's status line (`✕ is low-stock (5 ms)`, `not ok 1 total of three lines`): it names
+ * WHICH test failed, not why; a later line of the same strength says why.
+ */
+const TEST_STATUS = /^\s*(?:[✕✖✗×]|not ok\b(?:\s+\d+)?(?:\s+-)?)\s+\S/;
+
 /** Index and strength of the strongest error line (earliest on ties), or score 0. */
 function strongestLine(lines: Line[]): { index: number; score: number } {
   let index = -1;
@@ -217,7 +223,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
       index = i;
       score = s;
       // A header whose indented body says what (`ERROR: x.pl:6:` + `\ttest total: …`) is specific.
-      genericBest = FAILURE_WORD.test(text) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0);
+      genericBest = (FAILURE_WORD.test(text) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0)) || TEST_STATUS.test(text);
     }
   }
   return { index, score };

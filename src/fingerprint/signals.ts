@@ -70,6 +70,8 @@ const STRONG_LINE = anyOf(STRONG);
 const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
 
+/** A note or warning that also says `error` is an error. */
+const ERROR_WORD = /\berror\b/i;
 const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
 const NOTE = /^\s*(?:note|info|hint|help|remark|tip)\b\s*:?/i;
 
@@ -96,9 +98,9 @@ function scoreMessage(t: string): number {
   if (CARET_MESSAGE.test(t)) return Math.max(SCORE_LOCATED, scoreMessage(t.replace(CARET_MESSAGE, '')));
   if (matchesAny(WRAPPER_LINE, t)) return SCORE_WRAPPER;
   if (LOCATED_MINOR.test(t)) return /warn/i.test(t) ? SCORE_WARNING : SCORE_NOTE;
-  if (NOTE.test(t) && !/\berror\b/i.test(t)) return SCORE_NOTE;
+  if (NOTE.test(t) && !ERROR_WORD.test(t)) return SCORE_NOTE;
   if (matchesAny(STRONG_LINE, t)) return SCORE_STRONG;
-  if (WARNING.test(t) && !/\berror\b/i.test(t)) return SCORE_WARNING;
+  if (WARNING.test(t) && !ERROR_WORD.test(t)) return SCORE_WARNING;
   if (LOCATED.test(t) || DIAG_CODE_FIRST.test(t)) return SCORE_LOCATED;
   if (WEAK.test(withoutPaths(t)) || HTTP_ERROR.test(t) || CAMEL_ERROR.test(t)) return SCORE_WEAK;
   return 0;

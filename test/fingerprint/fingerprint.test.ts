@@ -294,6 +294,14 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(bats(1300, 'a'))).not.toBe(fp(bats(1199, 'a')));
   });
 
+  it('core alone: a test\'s status line (`✕ name (5 ms)`, `not ok 1 name`) loses to the line that says why', () => {
+    const jest = (ms: number, extra: string) =>
+      `FAIL test/stock.test.js\n  stock\n    ✕ is low-stock with a single unit left (${ms} ms)\n${extra}\n  ● stock › is low-stock with a single unit left\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: "low-stock"\n    Received: "out-of-stock"\n`;
+    const core = (text: string) => fingerprint(text, { extractors: false }).fingerprint;
+    expect(core(jest(5, ''))).toBe('expect(received).toBe(expected) // Object.is equality | Expected: "low-stock" ; Received: "out-of-stock"');
+    expect(core(jest(12, '    ✓ is in-stock with ten units (1 ms)'))).toBe(core(jest(5, '')));
+  });
+
   it('an error term continued over indented lines is read to its closing bracket (EUnit)', () => {
     const eunit = (line: number, value: number) =>
       `cart_tests: total_test...*failed*\nin function cart_tests:total_test/0 (test/cart_tests.erl, line ${line})\nin call from eunit_test:run_testfun/1 (eunit_test.erl, line 71)\n**error:{assertEqual,[{module,cart_tests},\n              {line,${line}},\n              {expression,"cart : total ( Items )"},\n              {expected,1200},\n              {value,${value}}]}\n  output:<<"">>\n\n=======================================================\n  Failed: 1.  Skipped: 0.  Passed: 2.\n`;
