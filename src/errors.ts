@@ -57,11 +57,10 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
   let line = 1;
   let lineStart = 0;
   const end = Math.min(Math.max(offset, 0), text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  // indexOf, not a step per character: `ralf report` asks for a line near the end of a long SUMMARY.
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
   }
   return { line, column: end - lineStart + 1 };
 }
