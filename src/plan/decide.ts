@@ -264,6 +264,13 @@ function trackerCriteria(task: ParsedTask, ctx: DecideContext): { criteria: Crit
 export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands: ProjectCommands = {}, context: DecideContext = {}): Plan {
   const warnings = [...parsed.warnings];
   const env = context.env ?? {};
+  // Tasks repeat the same commands (a gate line in every task): each distinct one is read once.
+  const pipelineNotes = new Map<string, string[]>();
+  const pipelineWarningsOf = (command: string): string[] => {
+    let notes = pipelineNotes.get(command);
+    if (notes === undefined) pipelineNotes.set(command, (notes = pipelineWarnings(command)));
+    return notes;
+  };
   const setup = userSetupReason(parsed.frontmatter, env, warnings);
   const tasks: PlanTask[] = parsed.tasks.map((t) => {
     const tracked = trackerCriteria(t, context);
@@ -273,13 +280,13 @@ export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands:
     if (tracked.note) warnings.push(`task ${t.number} (line ${t.line}): ${tracked.note}`);
     const precondition = t.elements.precondition ? preconditionReason(t.elements.precondition.replace(/\s+/g, ' ').trim(), env) : null;
     const d = decideTask(t, r, config, tracked.refused ?? precondition ?? (setup && !t.type?.toLowerCase().startsWith('checkpoint') ? setup : null));
-    const checkWarnings = r.checks.flatMap((c) => (c.kind === 'command_succeeds' ? pipelineWarnings(c.command) : []));
+    const checkWarnings = r.checks.flatMap((c) => (c.kind === 'command_succeeds' ? pipelineWarningsOf(c.command) : []));
     for (const w of checkWarnings) warnings.push(`task ${t.number} (line ${t.line}): ${w}`);
     const { criteria: _criteria, checkpoint_ambiguity: _a, ...rest } = t;
     return { ...rest, checks: r.checks, manual: r.manual, decision: d.decision, reason: d.reason, ...(checkWarnings.length > 0 ? { check_warnings: checkWarnings } : {}) };
   });
   const pr = resolveCriteria(parsed.plan_criteria, commands);
-  for (const c of pr.checks) if (c.kind === 'command_succeeds') for (const w of pipelineWarnings(c.command)) warnings.push(`plan check (line ${c.source.line}): ${w}`);
+  for (const c of pr.checks) if (c.kind === 'command_succeeds') for (const w of pipelineWarningsOf(c.command)) warnings.push(`plan check (line ${c.source.line}): ${w}`);
   const planDecision = decidePlanLevel(parsed, tasks, pr, config, warnings, setup);
   const { plan_criteria: _pc, features: _f, tasks: _t, warnings: _w, ...base } = parsed;
   return { ...base, tasks, plan_checks: pr.checks, plan_manual: pr.manual, plan_decision: planDecision, warnings };
