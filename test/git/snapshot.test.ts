@@ -2,19 +2,29 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { snapshotWarnings, snapshotWorkingTree, takeSnapshot } from '../../src/git/snapshot.js';
+import { snapshotWarnings, snapshotWorkingTree, takeSnapshot, type SnapshotOptions } from '../../src/git/snapshot.js';
 import { removeDeadWritersIndexes } from '../../src/git/temp-index.js';
 import { PRIVATE_INDEX } from '../../src/git/private-index.js';
 import { tempDir } from '../helpers/cli.js';
-import { git, makeRepo, write } from './helpers.js';
+import { commitAll, git, makeRepo, write } from './helpers.js';
 
 function treePaths(root: string, tree: string): string[] {
   return git(root, 'ls-tree', '-r', '--name-only', tree).split('\n').filter(Boolean).sort();
 }
 
-describe('snapshotWorkingTree', () => {
+/**
+ * A small index is listed by one git process, a big one by two at once (see listChanges in
+ * snapshot.ts): every scenario runs both ways.
+ */
+const LISTINGS = [
+  ['one git process (a small index)', {}],
+  ['two git processes at once (a big index)', { parallelAboveEntries: 0 }],
+] as const;
+
+describe.each(LISTINGS)('snapshotWorkingTree, listing with %s', (_name, listing) => {
+  const snap = (root: string, options: SnapshotOptions = {}) => snapshotWorkingTree(root, { ...listing, ...options });
   it('returns null outside a git repository', async () => {
-    expect(await snapshotWorkingTree(tempDir())).toBeNull();
+    expect(await snap(tempDir())).toBeNull();
   });
 
   it('captures tracked changes and untracked files, not ignored files or .planning/ralf', async () => {
@@ -33,7 +43,7 @@ describe('snapshotWorkingTree', () => {
       '.planning/ralf/01-01.json': '{"x":1}\n',
     });
     rmSync(join(root, 'src/b.ts'));
-    const tree = await snapshotWorkingTree(root);
+    const tree = await snap(root);
     expect(tree).toMatch(/^[0-9a-f]{40}$/);
     expect(treePaths(root, tree!)).toEqual(['.gitignore', '.planning/STATE.md', 'src/a.ts', 'src/new.ts']);
     expect(git(root, 'cat-file', 'blob', `${tree}:src/a.ts`)).toBe('a2');
@@ -51,7 +61,7 @@ describe('snapshotWorkingTree', () => {
     const cachedBefore = git(root, 'diff', '--cached', '--name-only');
     const statusBefore = git(root, 'status', '--porcelain');
 
-    const tree = await snapshotWorkingTree(root);
+    const tree = await snap(root);
     expect(git(root, 'cat-file', 'blob', `${tree}:a.txt`)).toBe('worktree');
     expect(treePaths(root, tree!)).toEqual(['a.txt', 'b.txt', 'c.txt']);
 
@@ -63,14 +73,14 @@ describe('snapshotWorkingTree', () => {
 
   it('is stable for an unchanged tree and changes with content', async () => {
     const root = makeRepo({ 'a.txt': '1\n' });
-    const first = await snapshotWorkingTree(root);
-    expect(await snapshotWorkingTree(root)).toBe(first);
+    const first = await snap(root);
+    expect(await snap(root)).toBe(first);
     expect(first).toBe(git(root, 'rev-parse', 'HEAD^{tree}'));
     // The loop's own state never changes the snapshot.
     write(root, { '.planning/ralf/x.json': '{}' });
-    expect(await snapshotWorkingTree(root)).toBe(first);
+    expect(await snap(root)).toBe(first);
     writeFileSync(join(root, 'a.txt'), '2\n');
-    expect(await snapshotWorkingTree(root)).not.toBe(first);
+    expect(await snap(root)).not.toBe(first);
   });
 
   it('sees a same-size edit made in the second its private index was written (git racy-clean check)', async () => {
@@ -84,26 +94,86 @@ describe('snapshotWorkingTree', () => {
     utimesSync(join(root, 'a.txt'), past, past);
     git(root, 'add', 'a.txt');
     utimesSync(join(root, '.git/index'), past, past);
-    const before = await snapshotWorkingTree(root);
+    const before = await snap(root);
     utimesSync(join(root, '.git', PRIVATE_INDEX), past, past);
     writeFileSync(join(root, 'a.txt'), '2\n');
     utimesSync(join(root, 'a.txt'), past, past);
-    const after = await snapshotWorkingTree(root);
+    const after = await snap(root);
     expect(after).not.toBe(before);
     expect(git(root, 'cat-file', 'blob', `${after}:a.txt`)).toBe('2');
   });
 
   it('works in a repository without commits or index', async () => {
     const root = makeRepo();
-    expect(await snapshotWorkingTree(root)).toBe(git(root, 'hash-object', '-t', 'tree', '/dev/null'));
+    expect(await snap(root)).toBe(git(root, 'hash-object', '-t', 'tree', '/dev/null'));
     write(root, { 'x.txt': 'x\n' });
-    const tree = await snapshotWorkingTree(root);
+    const tree = await snap(root);
     expect(treePaths(root, tree!)).toEqual(['x.txt']);
     expect(git(root, 'status', '--porcelain')).toBe('?? x.txt');
   });
+  it('follows deletions, renames, a file turned directory and a new .gitignore', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n', 'keep.txt': 'k\n' });
+    write(root, { 'notes.txt': 'n\n', 'gen/out.js': 'o\n', 'x': 'file\n' });
+    await snap(root);
+    rmSync(join(root, 'a.txt'));
+    rmSync(join(root, 'x'));
+    write(root, { 'b.txt': 'a\n', 'x/inner.txt': 'dir now\n', '.gitignore': 'gen/\n' });
+    const tree = await snap(root);
+    expect(treePaths(root, tree!)).toEqual(['.gitignore', 'b.txt', 'keep.txt', 'notes.txt', 'x/inner.txt']);
+    // The same as a snapshot from scratch would give.
+    rmSync(join(root, '.git', PRIVATE_INDEX));
+    expect(await snap(root)).toBe(tree);
+  });
+
+  it('an ignored file the user tracks stays in the snapshot when .gitignore changes', async () => {
+    const root = makeRepo({ 'config.local': 'tracked\n', 'a.txt': 'a\n' });
+    await snap(root);
+    write(root, { '.gitignore': 'config.local\n' });
+    expect(treePaths(root, (await snap(root))!)).toEqual(['.gitignore', 'a.txt', 'config.local']);
+  });
+
+  it('works for a project in a subdirectory; no project\'s .planning/ralf is ever in it (they share the private index)', async () => {
+    const root = makeRepo({ 'app/src/a.ts': 'a\n', 'lib/b.ts': 'b\n' });
+    write(root, { 'app/.planning/ralf/state.json': '{}', 'app/.planning/PLAN.md': 'p\n', 'lib/new.ts': 'n\n', 'lib/.planning/ralf/other.json': '{}' });
+    const tree = await snap(join(root, 'app'));
+    expect(treePaths(root, tree!)).toEqual(['app/.planning/PLAN.md', 'app/src/a.ts', 'lib/b.ts', 'lib/new.ts']);
+    expect(await snap(join(root, 'lib'))).toBe(tree);
+  });
+
+  it('takes a nested repository in as its commit (a gitlink), not its files; a new commit there changes the snapshot', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n' });
+    const nested = join(root, 'vendor', 'lib');
+    mkdirSync(nested, { recursive: true });
+    git(nested, 'init', '-q');
+    commitAll(nested, { 'x.txt': 'x\n' });
+    const first = (await snap(root))!;
+    expect(git(root, 'ls-tree', '-r', first)).toContain(`160000 commit ${git(nested, 'rev-parse', 'HEAD')}\tvendor/lib`);
+    // Uncommitted work inside it is that repository's business; its HEAD is what the tree records.
+    write(nested, { 'x.txt': 'dirty\n' });
+    expect(await snap(root)).toBe(first);
+    const head = commitAll(nested, { 'x.txt': 'x2\n' });
+    const second = (await snap(root))!;
+    expect(git(root, 'ls-tree', second, 'vendor/lib')).toContain(head);
+  });
+
 });
 
 describe('the private index', () => {
+  it('a big index: a file touched without a content change is read once, then known by its stat data again', async () => {
+    const root = makeRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    write(root, { 'u.txt': 'u\n' });
+    const big = { parallelAboveEntries: 0 };
+    const first = await snapshotWorkingTree(root, big);
+    // A tool that rewrites files with the same bytes (a formatter, a build, a checkout and back).
+    const later = new Date(Date.now() + 5_000);
+    for (const f of ['a.txt', 'u.txt']) utimesSync(join(root, f), later, later);
+    const privateEnv = { ...process.env, GIT_INDEX_FILE: join(root, '.git', PRIVATE_INDEX) };
+    const statDirty = () => execFileSync('git', ['diff-files', '--name-only'], { cwd: root, env: privateEnv, encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(statDirty()).toEqual(['a.txt', 'u.txt']);
+    expect(await snapshotWorkingTree(root, big)).toBe(first);
+    expect(statDirty()).toEqual([]);
+  });
+
   it('persists in the git dir between snapshots; work indexes live only while one runs', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     write(root, { 'b.txt': 'b\n' });
@@ -116,35 +186,6 @@ describe('the private index', () => {
     const privateEnv = { ...process.env, GIT_INDEX_FILE: join(root, '.git', PRIVATE_INDEX) };
     expect(execFileSync('git', ['ls-files'], { cwd: root, env: privateEnv, encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual(['a.txt', 'b.txt']);
     expect(await snapshotWorkingTree(root)).toBe(trees[0]);
-  });
-
-  it('follows deletions, renames, a file turned directory and a new .gitignore', async () => {
-    const root = makeRepo({ 'a.txt': 'a\n', 'keep.txt': 'k\n' });
-    write(root, { 'notes.txt': 'n\n', 'gen/out.js': 'o\n', 'x': 'file\n' });
-    await snapshotWorkingTree(root);
-    rmSync(join(root, 'a.txt'));
-    rmSync(join(root, 'x'));
-    write(root, { 'b.txt': 'a\n', 'x/inner.txt': 'dir now\n', '.gitignore': 'gen/\n' });
-    const tree = await snapshotWorkingTree(root);
-    expect(treePaths(root, tree!)).toEqual(['.gitignore', 'b.txt', 'keep.txt', 'notes.txt', 'x/inner.txt']);
-    // The same as a snapshot from scratch would give.
-    rmSync(join(root, '.git', PRIVATE_INDEX));
-    expect(await snapshotWorkingTree(root)).toBe(tree);
-  });
-
-  it('an ignored file the user tracks stays in the snapshot when .gitignore changes', async () => {
-    const root = makeRepo({ 'config.local': 'tracked\n', 'a.txt': 'a\n' });
-    await snapshotWorkingTree(root);
-    write(root, { '.gitignore': 'config.local\n' });
-    expect(treePaths(root, (await snapshotWorkingTree(root))!)).toEqual(['.gitignore', 'a.txt', 'config.local']);
-  });
-
-  it('works for a project in a subdirectory; no project\'s .planning/ralf is ever in it (they share the private index)', async () => {
-    const root = makeRepo({ 'app/src/a.ts': 'a\n', 'lib/b.ts': 'b\n' });
-    write(root, { 'app/.planning/ralf/state.json': '{}', 'app/.planning/PLAN.md': 'p\n', 'lib/new.ts': 'n\n', 'lib/.planning/ralf/other.json': '{}' });
-    const tree = await snapshotWorkingTree(join(root, 'app'));
-    expect(treePaths(root, tree!)).toEqual(['app/.planning/PLAN.md', 'app/src/a.ts', 'lib/b.ts', 'lib/new.ts']);
-    expect(await snapshotWorkingTree(join(root, 'lib'))).toBe(tree);
   });
 
   it('survives `git gc --prune=now` deleting what only the private index refers to: rebuilt once from the user index', async () => {
@@ -208,7 +249,8 @@ describe('the private index', () => {
   });
 });
 
-describe('untracked files above the size cap', () => {
+describe.each(LISTINGS)('untracked files above the size cap, listing with %s', (_name, listing) => {
+  const take = (root: string, options: SnapshotOptions = {}) => takeSnapshot(root, { ...listing, ...options });
   const MB = 1024 * 1024;
   /** A sparse file: git still reads every byte of it. */
   function sized(root: string, path: string, bytes: number) {
@@ -224,12 +266,12 @@ describe('untracked files above the size cap', () => {
     sized(root, 'huge.bin', 3 * MB);
     write(root, { 'small.txt': 's\n' });
     const objects = looseObjects(root);
-    const snap = (await takeSnapshot(root, { maxUntrackedFileBytes: 2 * MB }))!;
+    const snap = (await take(root, { maxUntrackedFileBytes: 2 * MB }))!;
     expect(snap.skipped_large_files).toEqual([{ path: 'huge.bin', bytes: 3 * MB }]);
     expect(treePaths(root, snap.tree)).toEqual(['a.txt', 'small.txt', 'tracked.bin']);
     expect(snapshotWarnings(snap)[0]).toContain('huge.bin (3 MB)');
     // Three new blobs: small.txt, tracked.bin and the tree's; no blob of huge.bin ever.
-    const again = (await takeSnapshot(root, { maxUntrackedFileBytes: Promise.resolve(2 * MB) }))!;
+    const again = (await take(root, { maxUntrackedFileBytes: Promise.resolve(2 * MB) }))!;
     expect(again).toEqual(snap);
     expect(git(root, 'cat-file', '-e', `${snap.tree}:small.txt`)).toBe('');
     expect(Number(looseObjects(root)) - Number(objects)).toBe(3);
@@ -238,21 +280,21 @@ describe('untracked files above the size cap', () => {
   it('an untracked file that grows past the cap leaves the snapshot; back under it, it returns', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     write(root, { 'app.log': 'line\n' });
-    const first = (await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!;
+    const first = (await take(root, { maxUntrackedFileBytes: MB }))!;
     expect(treePaths(root, first.tree)).toEqual(['a.txt', 'app.log']);
     sized(root, 'app.log', 2 * MB);
-    const grown = (await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!;
+    const grown = (await take(root, { maxUntrackedFileBytes: MB }))!;
     expect(treePaths(root, grown.tree)).toEqual(['a.txt']);
     expect(grown.skipped_large_files).toEqual([{ path: 'app.log', bytes: 2 * MB }]);
     write(root, { 'app.log': 'line\n' });
-    expect((await takeSnapshot(root, { maxUntrackedFileBytes: MB }))!.tree).toBe(first.tree);
+    expect((await take(root, { maxUntrackedFileBytes: MB }))!.tree).toBe(first.tree);
   });
 
   it('the default cap is 50 MB', async () => {
     const root = makeRepo({ 'a.txt': 'a\n' });
     sized(root, 'under.bin', 50 * MB);
     sized(root, 'over.bin', 50 * MB + 1);
-    const snap = (await takeSnapshot(root))!;
+    const snap = (await take(root))!;
     expect(snap.skipped_large_files.map((f) => f.path)).toEqual(['over.bin']);
     expect(treePaths(root, snap.tree)).toEqual(['a.txt', 'under.bin']);
   });
