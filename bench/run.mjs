@@ -19,13 +19,12 @@
 // scale row also shows its floor: the tiny verify plus two threaded stat passes over the
 // snapshot's private index (a verify walks the tree before and after its checks).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdtempSync, mkdirSync, openSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, ftruncateSync, mkdtempSync, mkdirSync, openSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'ralf.js');
 const runs = Number(process.env.BENCH_RUNS ?? 25);
 const floodMb = Number(process.env.BENCH_FLOOD_MB ?? 1024);
 const node = process.execPath;
@@ -44,6 +43,14 @@ const median = (xs) => percentile([...xs].sort((a, b) => a - b), 50);
 
 // ---------- fixtures ----------
 const work = mkdtempSync(join(tmpdir(), 'ralf-bench-'));
+// The runtime as a user installs it: the package's dist/ and package.json, with no node_modules
+// around them. Run from the checkout, a bundle's optional probes find the repository's dev
+// dependencies (js-yaml inside gray-matter loads `esprima` if it can, ~6-10 ms of `ralf plan`)
+// that an installed copy does not have.
+const installed = join(work, 'node_modules', 'ralf-lite');
+cpSync(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+cpSync(join(root, 'package.json'), join(installed, 'package.json'));
+const cli = join(installed, 'dist', 'ralf.js');
 const env = { ...process.env, HOME: join(work, 'home'), NO_COLOR: '1' };
 for (const k of Object.keys(env)) if (/^(OPENCODE|CLAUDE|RALF_)/.test(k) || k === 'CLAUDECODE') delete env[k];
 mkdirSync(env.HOME, { recursive: true });
