@@ -98,12 +98,15 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
     const unstage: string[] = [];
     const skipped: WorkingTreeSnapshot['skipped_large_files'] = [];
     const grown: Array<{ path: string; bytes: number }> = [];
+    let newFiles = 0;
     for (const entry of listed) {
       const path = entry.path.endsWith('/') ? entry.path.slice(0, -1) : entry.path; // a nested repository
       if (stage.has(path)) continue;
       const bytes = regularFileSize(top, path);
-      if (bytes <= cap) stage.add(path);
-      else if (!entry.indexed) skipped.push({ path, bytes });
+      if (bytes <= cap) {
+        stage.add(path);
+        if (!entry.indexed) newFiles++;
+      } else if (!entry.indexed) skipped.push({ path, bytes });
       else grown.push({ path, bytes });
     }
     // A file the private index has that grew past the cap: still staged when the user
@@ -132,7 +135,10 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
       // loose, 6 MB packed, in the same CPU time; and thousands of unreachable loose objects
       // make git's auto-gc run (and warn) on the user's every commit. Above
       // core.bigFileThreshold git streams a blob into a pack; one update-index, one pack.
-      const packed = stage.size > PACK_ABOVE_FILES ? ['-c', 'core.bigFileThreshold=1'] : [];
+      // Counted over files new to the index only: entries re-staged because their stat data
+      // changed mostly have their blob already, and streaming each one into a pack that git
+      // then throws away cost 8.6 s against 1.4 s for 100k unchanged files.
+      const packed = newFiles > PACK_ABOVE_FILES ? ['-c', 'core.bigFileThreshold=1'] : [];
       if (stage.size > 0) steps.push([...packed, 'update-index', '--add', '--remove', '--replace', '-z', '--stdin']);
       if (unstage.length > 0) steps.push(['update-index', '--force-remove', '--', ...unstage]);
       // The user's index may track the loop's own state: not part of any snapshot.
