@@ -97,10 +97,13 @@ describe('ralf task approve', () => {
     const none = await p.run(['task', 'approve', PLAN_REL, '1']);
     expect(none.exitCode).toBe(2);
     expect(String(none.stderr)).toMatch(/task 1 has no loop state/);
+    // Hints name commands as they run here (this runtime's own command line, not a bare `ralf`).
+    expect(String(none.stderr)).toMatch(/`"[^`]*ralf\.js" status \S*PLAN\.md` lists the plan's loops/);
     await p.verify(1);
     const running = await p.run(['task', 'approve', PLAN_REL, '1']);
     expect(running.exitCode).toBe(2);
     expect(String(running.stderr)).toMatch(/task 1 is running, not stopped by Rule 4: nothing to approve/);
+    expect(String(running.stderr)).toMatch(/`"[^`]*ralf\.js" task reset \S*PLAN\.md 1`/);
     expect(String(running.stderr)).toMatch(/ task reset /);
     const usage = await p.run(['task', 'approve', PLAN_REL, '1', '--plan']);
     expect(usage.exitCode).toBe(2);

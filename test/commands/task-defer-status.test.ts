@@ -69,6 +69,8 @@ describe('ralf task defer', () => {
     const r = await p.run(['task', 'defer', PLAN_REL, '1', '--reason', 'x']);
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr)).toMatch(/task 1 already passed; nothing to defer/);
+    // The hint names the status command as it runs here (this runtime's own command line, not a bare `ralf`).
+    expect(String(r.stderr)).toMatch(/`"[^`]*ralf\.js" status \S*01-01-PLAN\.md` shows where the plan resumes/);
     const noReason = await p.run(['task', 'defer', PLAN_REL, '2']);
     expect(noReason.exitCode).toBe(2);
     expect(String(noReason.stderr)).toMatch(/missing --reason/);

@@ -19,6 +19,11 @@ export function verifyCommand(planPath: string, taskNumber: number | null, invoc
   return taskNumber === null ? `${invocation} plan verify ${shellWord(planPath)}` : `${invocation} task verify ${shellWord(planPath)} ${taskNumber}`;
 }
 
+/** `ralf status <PLAN>`: every task of the plan, where it resumes, the last handoff. */
+export function statusCommand(planPath: string, invocation = DEFAULT_INVOCATION): string {
+  return `${invocation} status ${shellWord(planPath)}`;
+}
+
 /** `ralf task reset <PLAN> <N>`, or `ralf task reset <PLAN> --plan` for the plan-level loop (taskNumber null). */
 export function resetCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
   return `${invocation} task reset ${shellWord(planPath)} ${taskNumber === null ? '--plan' : taskNumber}`;
