@@ -121,15 +121,13 @@ export function looksLikeExplicitCommand(text: string, resolves: ProgramResolver
   const t = text.trim();
   if (!t || isPlaceholder(t)) return false;
   if (isCompoundCommand(t) || /\n/.test(t)) return true;
-  // What is no sentence and has shell syntax or a command-like start runs, whatever its first
-  // word: only the rest needs the (slow) shell lexer.
-  const sentence = isSentence(t);
-  if (!sentence && (hasShellSyntax(t) || /^[\w./$"'[(!{-]/.test(t))) return true;
+  // Anything but a sentence with shell syntax or a command-like start runs, whatever its first
+  // word: `zig build test` runs whether or not zig is installed here.
+  if (!isSentence(t) && (hasShellSyntax(t) || /^[\w./$"'[(!{-]/.test(t))) return true;
+  // A sentence is a command only when its first word resolves (the one case that needs the
+  // slow shell lexer).
   const first = firstProgram(t);
-  if (first && !COMPOUND_KEYWORDS.has(first.program) && programResolves(first.program, first.args.length > 0, resolves) && !(first.program === 'test' || first.program === '[') ) return true;
-  if (hasShellSyntax(t)) return !sentence;
-  // Anything but a sentence: `zig build test` runs whether or not zig is installed here.
-  return !sentence && /^[\w./$"'[(!{-]/.test(t);
+  return first !== null && !COMPOUND_KEYWORDS.has(first.program) && programResolves(first.program, first.args.length > 0, resolves) && !(first.program === 'test' || first.program === '[');
 }
 
 /** The common test of `code` and `bare`: one line whose first word resolves. */
