@@ -264,12 +264,6 @@ function isGenericTitle(primary: string): boolean {
   return rest.split(/\s+/).filter(Boolean).length <= 4 && !/['"`‘’“”\d./\\:<>]/.test(rest);
 }
 
-/**
- * What completes a message that does not stand on its own: the next line after one ending
- * with ':' (`thread 'main' panicked at x.rs:5:5:`, `Expected values to be strictly equal:`),
- * or the body of a bare title (`Error: Unsupported argument` → its location and explanation),
- * stopping at the next error, wrapper or traceback.
- */
 /** A message that announces what follows (`Cannot find source file:`). */
 function endsWithColon(text: string): boolean {
   return text.trimEnd().endsWith(':');
@@ -279,14 +273,21 @@ function indentOf(text: string): number {
   return text.length - text.trimStart().length;
 }
 
-/** Brackets a line opens and does not close (`{assertEqual,[{module,m},` → 2). */
-function unclosed(text: string): number {
-  let depth = 0;
+/**
+ * A line's brackets: those it opens and does not close (`{assertEqual,[{module,m},` → 2
+ * open) and those it closes that it did not open (`{value,1199}]}` → 2 closed).
+ */
+function brackets(text: string): { open: number; closed: number } {
+  let open = 0;
+  let closed = 0;
   for (const ch of text) {
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if ((ch === ')' || ch === ']' || ch === '}') && depth > 0) depth--;
+    if (ch === '(' || ch === '[' || ch === '{') open++;
+    else if (ch === ')' || ch === ']' || ch === '}') {
+      if (open > 0) open--;
+      else closed++;
+    }
   }
-  return depth;
+  return { open, closed };
 }
 
 /**
@@ -296,31 +297,26 @@ function unclosed(text: string): number {
  */
 function indentedBody(lines: Line[], i: number): number {
   const base = indentOf(lines[i]!.text);
-  let open = unclosed(lines[i]!.text);
+  let open = brackets(lines[i]!.text).open;
   let n = 0;
   for (let j = i + 1; j < lines.length && (n < 3 || (open > 0 && n < 8)); j++) {
     const t = lines[j]!.text;
     if (indentOf(t) <= base || lineKind(lines[j]!) !== 'text') break;
     n++;
-    if (open > 0) open = Math.max(0, open + unclosed(t) - closing(t));
+    if (open > 0) {
+      const b = brackets(t);
+      open = Math.max(0, open + b.open - b.closed);
+    }
   }
   return n;
 }
 
-/** Brackets a line closes that it did not open. */
-function closing(text: string): number {
-  let depth = 0;
-  let closed = 0;
-  for (const ch of text) {
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') {
-      if (depth > 0) depth--;
-      else closed++;
-    }
-  }
-  return closed;
-}
-
+/**
+ * What completes a message that does not stand on its own: the next line after one ending
+ * with ':' (`thread 'main' panicked at x.rs:5:5:`, `Expected values to be strictly equal:`),
+ * or the body of a bare title (`Error: Unsupported argument` → its location and explanation),
+ * stopping at the next error, wrapper or traceback.
+ */
 function followUp(lines: Line[], index: number, primary: string): string {
   const colon = endsWithColon(lines[index]!.text);
   const generic = isGenericTitle(primary) || (!colon && saysOnlyThatItFailed(primary));
