@@ -118,8 +118,9 @@ export function renderHandoffMarkdown(h: Omit<Handoff, 'markdown'>, loop: LoopSt
       if (s.output_tail) out.push('', fenced(s.output_tail), '');
     }
   }
+  // The entries behind h.already_failing (same baseline, same last checks), with the command apart.
   const before = alreadyFailingEntries(loop.baseline, loop.iterations.at(-1)?.checks);
-  if (h.already_failing?.length && before.length > 0) {
+  if (before.length > 0) {
     out.push('', '**Already failing before the task** (recorded before the first edit; not caused by it):', '');
     out.push(...before.map((e) => `- ${code(e.command)}${e.note}`));
   }
