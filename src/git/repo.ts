@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runGit } from './run-git.js';
 
 /**
@@ -50,6 +50,21 @@ async function resolveHead(root: string, kind: 'commit' | 'tree'): Promise<strin
     const r = await runGit(['rev-parse', '--verify', '--quiet', `HEAD^{${kind}}`], { cwd: root, okCodes: [0, 1, 128] });
     const id = r.stdout.toString('utf8').trim();
     return r.code === 0 && id !== '' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bytes of `file` (an absolute path inside the working tree at `root`) as tree-ish `ref`
+ * holds it; null when `ref` does not have it (or git cannot tell).
+ */
+export async function fileAtRef(root: string, ref: string, file: string): Promise<Buffer | null> {
+  const rel = relative(root, file).split(sep).join('/');
+  if (rel === '' || rel.startsWith('../') || isAbsolute(rel)) return null;
+  try {
+    const r = await runGit(['cat-file', 'blob', `${ref}:./${rel}`], { cwd: root, okCodes: [0, 128] });
+    return r.code === 0 ? r.stdout : null;
   } catch {
     return null;
   }

@@ -2,4 +2,4 @@ export type { Check, CheckKind, CheckSource, Plan, PlanFrontmatter, PlanTask, Ta
 export type { Criterion, NamedCheckKind, ParsedPlan, ParsedTask } from './parsed.js';
 export { parsePlanText, planIdFromPath } from './parse.js';
 export { decidePlan, projectCommands, resolveCriteria, type ProjectCommands } from './decide.js';
-export { readPlan, readPlanText, MAX_PLAN_BYTES, type ReadPlanOptions } from './read.js';
+export { planFromText, readPlan, readPlanText, MAX_PLAN_BYTES, type ReadPlanOptions } from './read.js';

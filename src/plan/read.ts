@@ -84,7 +84,12 @@ export function readPlanText(path: string, maxBytes = MAX_PLAN_BYTES): string {
 /** Reads, parses and decides a plan. Config comes from the plan's directory unless given. */
 export function readPlan(path: string, options: ReadPlanOptions = {}): Plan {
   const abs = resolve(path);
-  const text = readPlanText(abs, options.maxBytes);
+  return planFromText(readPlanText(abs, options.maxBytes), abs, options);
+}
+
+/** Parses and decides a plan's text (the file at `path`, or another version of it). */
+export function planFromText(text: string, path: string, options: ReadPlanOptions = {}): Plan {
+  const abs = resolve(path);
   const root = projectRootOf(abs);
   const env = options.env ?? process.env;
   const resolves = options.resolves ?? machineResolver(root, env);

@@ -188,9 +188,13 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
   return item(...children);
 }
 
-/** One line per earlier segment, then the approved Rule 4 findings. */
+/** One line per earlier segment, then the approved Rule 4 findings, then checks edited in the plan mid-loop. */
 function earlierLines(row: ReportRow): PhrasingContent[][] {
-  return [...segmentLines(row), ...(row.approved?.length ? [commands('Approved (Rule 4)', row.approved)] : [])];
+  return [
+    ...segmentLines(row),
+    ...(row.approved?.length ? [commands('Approved (Rule 4)', row.approved)] : []),
+    ...(row.checks_edited?.length ? [commands('Checks edited in the plan during the loop, not run (the loop ran the ones it started with)', row.checks_edited)] : []),
+  ];
 }
 
 /** Looped work with no state yet, in one bullet: one line each would bury the stops. */

@@ -51,9 +51,11 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
   const handoff = loop.handoff;
   const segments = segmentsOf(loop);
   const approved = approvedFor(loop, approvals, key);
+  const edited = [...new Set([...(loop.segments ?? []).flatMap((s) => s.iterations), ...loop.iterations].flatMap((it) => (it.plan_checks_edited ? (it.plan_checks_edited.length > 0 ? it.plan_checks_edited : ['(no checks)']) : [])))];
   return {
     ...(segments.length > 0 ? { segments, iterations_total: segments.reduce((n, s) => n + s.iterations, 0) + loop.iterations.length } : {}),
     ...(approved.length > 0 ? { approved } : {}),
+    ...(edited.length > 0 ? { checks_edited: edited } : {}),
     ...(loop.deferred ? { deferred: loop.deferred.reason } : {}),
     ...base,
     decision: 'loop',

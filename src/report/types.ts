@@ -78,6 +78,8 @@ export interface ReportRow {
   iterations_total?: number;
   /** Rule 4 findings a human approved for this loop (`ralf task approve`). */
   approved?: string[];
+  /** The plan's checks as edited during the loop (never run: the loop ran the ones it started with). */
+  checks_edited?: string[];
   /** Why the task was deferred (`ralf task defer`). */
   deferred?: string | null;
 }

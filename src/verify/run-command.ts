@@ -65,7 +65,7 @@ export function signalFromShellStatus(code: number | null): string | null {
 }
 
 /**
- * Runs one shell command as a check: `/bin/sh -c <command>` in its own process
+ * Runs one shell command as a check: `bash -eo pipefail -c <command>` (shell.ts) in its own process
  * group, stdin ignored, stdout and stderr interleaved (in write order) into one
  * bounded buffer.
  * Never rejects: failures, timeouts and signals are part of the outcome.

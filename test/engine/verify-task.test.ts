@@ -73,6 +73,7 @@ function setup(tasks: PlanTask[] = [task(1)], opts: { config?: Partial<typeof DE
         count('readPlan');
         return plan(path, tasks, opts.planExtra);
       },
+      planFromText: (_text, path) => plan(path, tasks, opts.planExtra),
       checkTimeoutSeconds: 600,
     }),
     runChecks: async () => {

@@ -2,6 +2,7 @@
  * The loop reducer's vocabulary: events in, decisions out. Everything an event needs is
  * in it (check results, fingerprints, diff hashes, the time), so the reducer stays pure.
  */
+import type { Check } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { CheckResult, Deferral, Escalation, Handoff, LoopState, StopReason, Verdict } from './types.js';
 
@@ -28,7 +29,7 @@ export interface LoopContext {
 
 export type LoopEvent =
   /** `ralf task start`: the agent is about to edit; remember where it started. Does not count. */
-  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null }
+  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null; checks_at_start?: Check[] }
   /** One verification ran to completion (the I/O shell computed everything below). */
   | {
       type: 'iteration_verified';
@@ -58,6 +59,10 @@ export type LoopEvent =
       baseline?: Baseline | null;
       /** Where `start_ref` came from (kept only when the loop has no start yet). */
       start_source?: LoopState['start_source'];
+      /** The plan's checks at the loop's start (kept only when the loop has none yet). */
+      checks_at_start?: Check[];
+      /** The plan's checks now, when they differ from the loop's (recorded; not run). */
+      plan_checks_edited?: string[];
       /** Diff-guard findings an approval covers (recorded, never a stop). */
       rule4_approved?: string[];
     }

@@ -159,6 +159,8 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const filesListed = event.files_changed.slice(0, FILES_LISTED);
   const treeFacts: TreeFacts = { start_ref: startRef, tree: event.tree, ...(event.ignore_key !== undefined ? { ignore_key: event.ignore_key } : {}), diff_hash: event.diff_hash, files_changed: filesListed, files_changed_count: filesCount, rule4_findings: findings };
   const checkWritten = mergeWritten(loop.check_written, event.check_written);
+  const checksAtStart = loop.checks_at_start ?? event.checks_at_start;
+  const pinned = checksAtStart ? { checks_at_start: checksAtStart } : {};
 
   if (findings.length === 0 && allPass) {
     if (loop.status === 'passed') return ended(loop, ctx);
@@ -167,7 +169,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
       // against its own small bound, so an agent that never confirms cannot loop forever.
       const confirmations = (loop.confirmations ?? 0) + 1;
       const pending = event.tree !== null ? { tree: event.tree, commands: checks.map((c) => c.command), checks, at: event.now } : null;
-      const base: LoopState = { ...loop, start_ref: startRef, started_at: startedAt, updated_at: event.now, tree_facts: treeFacts, confirmations, pending_confirmation: pending };
+      const base: LoopState = { ...loop, ...pinned, start_ref: startRef, started_at: startedAt, updated_at: event.now, tree_facts: treeFacts, confirmations, pending_confirmation: pending };
       if (confirmations >= CONFIRM_MAX) {
         return stopWith(base, ctx, event.now, 'unconfirmed', {}, `${label(loop)}: the checks pass, but the manual done criteria were not confirmed after ${confirmations} requests.`);
       }
@@ -238,10 +240,12 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     ...(failingTests.length > 0 ? { failing_tests: failingTests } : {}),
     ...(findings.length > 0 ? { rule4_findings: findings } : {}),
     ...(event.rule4_approved?.length ? { rule4_approved: event.rule4_approved } : {}),
+    ...(event.plan_checks_edited ? { plan_checks_edited: event.plan_checks_edited } : {}),
   };
   const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
   const state: LoopState = {
     ...loop,
+    ...pinned,
     status: verdict === 'pass' ? 'passed' : verdict === 'stop' ? 'stopped' : 'running',
     stop_reason: stop,
     max_iterations: limits.max_iterations,
@@ -298,7 +302,9 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
         return { state: loop, decision: decisionOf(loop, { message: `${label(loop)} already started at ${loop.started_at}; start point kept.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
       }
       const baseline = event.baseline ?? loop.baseline ?? null;
-      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}) };
+      // A (re)start takes the plan's checks as they are now: the start tree is this working tree.
+      const checksAtStart = event.checks_at_start ?? loop.checks_at_start;
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}), ...(checksAtStart ? { checks_at_start: checksAtStart } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
     }
 
@@ -340,6 +346,7 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
         updated_at: event.now,
         ...(loop.baseline ? { baseline: loop.baseline } : {}),
         ...(loop.check_written ? { check_written: loop.check_written } : {}),
+        ...(loop.checks_at_start ? { checks_at_start: loop.checks_at_start } : {}),
         ...(loop.session ? { session: loop.session } : {}),
       };
       const what = event.findings.length > 0 ? event.findings.join('; ') : 'the architectural change the agent proposed';

@@ -4,7 +4,7 @@
  * JSON under `.planning/ralf/`; extend with optional fields, bump `schema_version`
  * only for incompatible changes.
  */
-import type { CheckKind } from '../../plan/model.js';
+import type { Check, CheckKind } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 
 /**
@@ -98,6 +98,8 @@ export interface IterationRecord {
   rule4_findings?: string[];
   /** Diff-guard findings a human approved (`ralf task approve`): seen, and not stopping the loop. */
   rule4_approved?: string[];
+  /** The plan's checks at this verify, when someone had edited them since the loop started (not run: `checks` ran the loop's). */
+  plan_checks_edited?: string[];
 }
 
 export interface IterationDelta {
@@ -272,6 +274,12 @@ export interface LoopState {
    * `head` (HEAD's tree: uncommitted work before the task counts as the task's) or `first_verify`.
    */
   start_source?: 'task_start' | 'reset' | 'approve' | 'head' | 'first_verify' | null;
+  /**
+   * The checks the plan stated at the loop's start (checks-at-start.ts): every verify runs
+   * these, so an agent that edits the plan's checks cannot change what verifies its work.
+   * Absent until the first verify (or `task start`); a reset clears it.
+   */
+  checks_at_start?: Check[];
 }
 
 export interface TreeFacts {

@@ -66,12 +66,16 @@ export interface GitDeps {
   taskDiff(args: { root: string; fromTree: string; toTree: string; taskFiles: string[]; declaredFiles: string[]; ignore?: DiffIgnoreLike | undefined }): Promise<{ diffHash: string | null; filesChanged: string[]; findings: string[] }>;
   /** Path → new blob id (`''`: deleted) of every change between two trees (what the checks wrote). */
   written(root: string, fromTree: string, toTree: string): Promise<Record<string, string>>;
+  /** The bytes of `file` (absolute) in tree-ish `ref`; null when `ref` does not have it. Optional (fakes). */
+  fileAt?(root: string, ref: string, file: string): Promise<Buffer | null>;
 }
 
 /** Config loading and plan parsing: the heavy part (zod, YAML), skipped on a plan-cache hit. */
 export interface PlanningDeps {
   loadConfig(options: { cwd: string; host?: string | undefined; configDir?: string | undefined; env?: NodeJS.ProcessEnv | undefined }): EffectiveConfigLike;
   readPlan(path: string, effective: EffectiveConfigLike): Plan;
+  /** A plan from its text (another version of the file at `path`, e.g. from git), decided like readPlan. */
+  planFromText(text: string, path: string, effective: EffectiveConfigLike): Plan;
   checkTimeoutSeconds: number;
 }
 

@@ -1,5 +1,5 @@
 /** The engine's view of git (src/git/), shaped as `GitDeps`. */
-import { findDotGit, headTree } from '../../git/repo.js';
+import { fileAtRef, findDotGit, headTree } from '../../git/repo.js';
 import { snapshotWorkingTree, takeSnapshot } from '../../git/snapshot.js';
 import { taskDiff, writtenBetween } from '../../git/task-diff.js';
 import type { GitDeps } from './deps.js';
@@ -19,6 +19,7 @@ export const gitDeps: GitDeps = {
     return { diffHash: d.diffHash, filesChanged: d.changes.map((c) => c.path), findings: d.findings };
   },
   written: writtenBetween,
+  fileAt: fileAtRef,
   // One ref per loop (the current start point), named by a hash: loop keys hold characters
   // ref names may not.
 };

@@ -5,13 +5,14 @@
  */
 import { loadConfig } from '../../config/load.js';
 import { RUNTIME_DEFAULTS } from '../../config/schema.js';
-import { projectCommands, readPlan } from '../../plan/index.js';
+import { planFromText, projectCommands, readPlan } from '../../plan/index.js';
 import type { PlanningDeps } from './deps.js';
 
 export function createPlanningDeps(): PlanningDeps {
   return {
     loadConfig: (o) => loadConfig(o),
     readPlan: (path, effective) => readPlan(path, { config: effective.config, projectCommands: projectCommands(effective.config, effective.project_config ?? null) }),
+    planFromText: (text, path, effective) => planFromText(text, path, { config: effective.config, projectCommands: projectCommands(effective.config, effective.project_config ?? null) }),
     checkTimeoutSeconds: RUNTIME_DEFAULTS.check_timeout_seconds,
   };
 }

@@ -45,7 +45,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
     taskNumber: task.number,
     taskName: task.name,
     taskKey,
-    event: { type: 'started', now, start_ref: startRef, ...(baseline ? { baseline } : {}) },
+    event: { type: 'started', now, start_ref: startRef, checks_at_start: task.checks, ...(baseline ? { baseline } : {}) },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },
     notLooped: notLoopedOf(loaded.plan),

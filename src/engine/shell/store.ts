@@ -133,6 +133,10 @@ function loopShapeProblem(loop: unknown): { key: string | null; message: string 
   if (typeof l.max_iterations !== 'number' || !Number.isFinite(l.max_iterations)) return { key: 'max_iterations', message: 'must be a number' };
   for (const k of ['fingerprint_streak', 'no_progress_streak', 'total_duration_ms']) if (l[k] !== undefined && typeof l[k] !== 'number') return { key: k, message: 'must be a number' };
   for (const k of ['stop_reason', 'start_ref', 'started_at', 'updated_at']) if (l[k] !== undefined && l[k] !== null && typeof l[k] !== 'string') return { key: k, message: 'must be a string or null' };
+  const pinned = l.checks_at_start;
+  if (pinned !== undefined && (!Array.isArray(pinned) || pinned.some((c) => typeof c !== 'object' || c === null || typeof (c as { kind?: unknown }).kind !== 'string'))) {
+    return { key: 'checks_at_start', message: 'must be a list of checks (objects with a string `kind`), as ralf recorded them; delete the key to take the plan\'s checks as they are' };
+  }
   return null;
 }
 

@@ -13,7 +13,11 @@ import { openCheckLedger, reapOrphanChecks } from '../../verify/orphan-checks.js
 import { ExitCode } from '../../exit-codes.js';
 import type { RalfLiteConfig } from '../../config/schema.js';
 import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
-import { describeCheck } from '../../verify/describe.js';
+import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js';
+import { checksToRun } from '../core/checks-at-start.js';
+import { resetCommand } from '../core/commands.js';
+import { commandInvocation } from './invocation.js';
+import { checksInPlanAt } from './plan-at-start.js';
 import type { Check } from '../../plan/model.js';
 import { loopOf } from '../core/find-loop.js';
 import { applyEvent, recordNotLooped, type ApplyEventResult } from './apply-event.js';
@@ -87,6 +91,11 @@ export interface VerifyOutcome {
   checks_reused?: boolean;
   /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
   checks_modified?: string[];
+  /**
+   * The plan's checks for this scope as they are now, when they were edited since the loop
+   * started: these did NOT run; `checks` are the ones the loop started with.
+   */
+  plan_checks_edited?: string[];
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
   /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
@@ -139,17 +148,30 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
   const loaded = await loadAndConfigure(deps, options, early);
   mark('config+plan');
   const task = findTask(loaded.plan, options.taskNumber, options.planPath);
-  refuseUnlessLooped(loaded, task, clock(options)(), options.lockWaitMs);
+  const key = taskKeyOf(loaded.plan.tasks, task.number);
+  if (!loopedSinceStart(loaded, task.decision, task.number, key)) refuseUnlessLooped(loaded, task, clock(options)(), options.lockWaitMs);
   return verifyScope(deps, loaded, options, early, {
     scope: 'task',
     taskNumber: task.number,
-    key: taskKeyOf(loaded.plan.tasks, task.number),
+    key,
     name: task.name,
     checks: task.checks,
     manual: task.manual,
     files: task.files,
     declaredFiles: loaded.plan.frontmatter.files_modified,
   });
+}
+
+/**
+ * A task (or plan-level loop) whose open loop recorded its checks stays looped when the plan now says `skip` (its
+ * checks deleted, its type or `autonomous` changed): an agent must not leave the loop by
+ * editing the plan. The recorded checks run (verifyScope). Refusals (checkpoints) and a loop
+ * the config disabled still refuse: those only ever hand the task to a human.
+ */
+function loopedSinceStart(loaded: LoadedPlan, decision: string, taskNumber: number | null, key: string | undefined): boolean {
+  if (decision !== 'skip' || !loaded.effective.config.enabled) return false;
+  const loop = loopOf(readPlanStateFile(loaded.paths.state), taskNumber, key);
+  return loop !== null && !isFinal(loop) && loop.status !== 'passed' && (loop.checks_at_start?.length ?? 0) > 0;
 }
 
 export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome> {
@@ -159,7 +181,7 @@ export async function verifyPlan(options: VerifyOptions): Promise<VerifyOutcome>
   const { plan } = loaded;
   const now = clock(options);
   const enabled = loaded.effective.config.enabled;
-  if (plan.plan_decision.decision !== 'loop' || !enabled) {
+  if ((plan.plan_decision.decision !== 'loop' || !enabled) && !loopedSinceStart(loaded, plan.plan_decision.decision, null, undefined)) {
     const decision = plan.plan_decision.decision === 'refuse' ? 'refuse' : 'skip';
     const reason = !enabled && plan.plan_decision.decision === 'loop' ? LOOP_DISABLED : plan.plan_decision.reason;
     const logWarning = recordNotLooped({ target: loaded, now: now(), notLooped: notLoopedOf(plan), planNotLooped: { decision, reason }, taskNumber: null, reason, lockWaitMs: options.lockWaitMs });
@@ -230,11 +252,14 @@ async function loadAndConfigure(deps: EngineDeps, options: VerifyOptions, early:
   }
 }
 
-async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, scope: Scope): Promise<VerifyOutcome> {
+async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, planScope: Scope): Promise<VerifyOutcome> {
   const now = clock(options);
   let snapshotNotes: SnapshotNotes | null = null;
+  // The plan's scope, until the checks the loop started with replace edited ones (below).
+  let scope = planScope;
   let ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
-  const requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
+  let requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
+  let planChecksEdited: string[] | null = null;
   const doneConfirmed = options.doneConfirmed === true;
   const root = loaded.projectRoot;
   const cfg = loaded.effective.config;
@@ -280,6 +305,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     handoff: decision.handoff,
     state_path: loaded.paths.state,
     snapshot: snapshotNotes,
+    ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
     ...(logWarning ? { log_warning: logWarning } : {}),
   });
 
@@ -340,6 +366,16 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const startFound = unwrap(await startP);
   const startSource: LoopState['start_source'] = startKnown ? 'task_start' : startFound !== null ? 'head' : 'first_verify';
   startRef = startFound ?? tree;
+  // The checks the loop started with run, not ones edited since (core/checks-at-start.ts).
+  // Recorded at `task start`; else read once from the start tree (the working tree itself
+  // when the loop starts at this verify).
+  const atStart = before?.checks_at_start ?? (startRef !== null && startSource !== 'first_verify' ? await checksInPlanAt(deps, loaded, scope, startRef) : scope.checks);
+  const chosen = checksToRun(atStart, scope.checks);
+  if (chosen.edited) {
+    planChecksEdited = chosen.edited.map(describeCheck);
+    scope = { ...scope, checks: chosen.checks };
+    requiresConfirmation = scope.manual.length > 0 || scope.checks.length === 0;
+  }
   mark('snapshot');
   // Changes to files another open plan declares are that plan's (parallel plans of a wave in
   // one working tree): found beside the checks, like the diff that leaves them out.
@@ -442,6 +478,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       requires_confirmation: requiresConfirmation,
       start_ref: startRef,
       start_source: startSource,
+      ...(before?.checks_at_start ? {} : { checks_at_start: atStart }),
+      ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
       ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
@@ -450,11 +488,24 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // A stop waits for a human, maybe for weeks: keep the loop's trees from git gc (keep-loop.ts).
   if (r.decision.verdict === 'stop' && r.decision.counted && tree !== null) await keepLoopTrees(root, loaded.stateId, scope.key ?? null, r.loop);
   const o0 = outcome(r, checks);
-  const o = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
+  const o1 = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
+  const o = planChecksEdited ? { ...o1, message: `${o1.message} Note: ${editedChecksNote(planChecksEdited, scope, loaded, startSource)}` } : o1;
   if (written === null) return o;
   const listed = Object.keys(written.paths);
   const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
   return { ...o, checks_modified: listed, message: `${o.message} Note: ${note}.` };
+}
+
+/**
+ * Why other checks ran than the plan shows, and what a human who meant the change does. The
+ * agent reads this too: it must not look like an invitation to reset the loop itself.
+ */
+function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, startSource: LoopState['start_source']): string {
+  const where = startSource === 'head' ? 'as committed at HEAD' : 'when the loop started';
+  const whose = scope.scope === 'plan' ? "the plan's <verification>" : `task ${scope.taskNumber}'s checks`;
+  const shown = edited.length === 0 ? 'none' : edited.slice(0, 5).map((c) => `\`${formatCommandForDisplay(c, 80)}\``).join(', ') + (edited.length > 5 ? ` and ${edited.length - 5} more` : '');
+  const reset = resetCommand(loaded.planRel, scope.taskNumber, commandInvocation());
+  return `${loaded.planRel} changed ${whose} since ${where} (now: ${shown}); ralf ran the checks ${where}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
 }
 
 function sameCommands(recorded: string[], checks: Check[]): boolean {
