@@ -93,6 +93,13 @@ describe('fingerprint quality on the project\'s own corpora of other tools', () 
     if (r.sequences) expect(r.sequences[0], r.out).toBe(r.sequences[1]);
   }, 120_000);
 
+  // Tuned on in issue 17's third round; its score before that round (0.804, core 0.803) is in its
+  // README. The floor is raised to what the tuning reaches.
+  it('tools-g: not below its score so far', async () => {
+    const { full: r } = await scoreBoth('tools-g', join(own, 'tools-g'));
+    expect(r.f1, r.out).toBeGreaterThanOrEqual(0.804);
+  }, 120_000);
+
   // Held out: never tuned on (its README). Only a floor at its score before issue 17 (0.964),
   // so a change that makes unseen tools worse fails; raising it means tuning on it.
   it('tools-d-heldout (never tuned on): not below its score before issue 17', async () => {
