@@ -7,7 +7,7 @@
 import type { Line } from './lines.js';
 import { toLines } from './scan.js';
 import { normalizeName } from './normalize.js';
-import { failureUnits, markerNames, type FailureUnit } from './units.js';
+import { failureUnits, listedFailures, markerNames, type FailureUnit } from './units.js';
 import type { RunnerExtractor } from './extractors/index.js';
 
 function sortedNames(raw: string[]): string[] {
@@ -23,17 +23,21 @@ export function failingTests(output: string): string[] {
 /** `failingTests` of lines already read (by `OutputScanner`). */
 export function failingTestsInLines(lines: Line[]): string[] {
   const units = failureUnits(lines);
-  return sortedNames(units.length > 0 ? units.map((u) => u.name) : markerNames(lines));
+  if (units.length > 0) return sortedNames(units.map((u) => u.name));
+  const markers = markerNames(lines);
+  return sortedNames(markers.length > 0 ? markers : listedFailures(lines));
 }
 
 /**
  * The failing units of already-parsed lines: test names (blocks, else the extractors'
- * one-line markers), else what `fallback` finds (the fingerprint passes the distinct error
- * diagnostics).
+ * one-line markers, else the names listed under a `Failing scenarios:` header), else what
+ * `fallback` finds (the fingerprint passes the distinct error diagnostics).
  */
 export function unitNames(lines: Line[], units: FailureUnit[], extractors: readonly RunnerExtractor[], fallback: (lines: Line[]) => string[]): string[] {
   if (units.length > 0) return sortedNames(units.map((u) => u.name));
   const markers = markerNames(lines, extractors);
   if (markers.length > 0) return sortedNames(markers);
+  const listed = listedFailures(lines);
+  if (listed.length > 0) return sortedNames(listed);
   return [...new Set(fallback(lines))].sort();
 }

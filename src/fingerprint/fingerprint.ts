@@ -57,7 +57,7 @@ import {
   renderDiagnostic,
   tracebackException,
 } from './signals.js';
-import { failureUnits, valueDetails, type FailureUnit } from './units.js';
+import { failureUnits, listedFailures, valueDetails, type FailureUnit } from './units.js';
 import { unitNames } from './failing-tests.js';
 import { EXTRACTORS, type RunnerExtractor } from './extractors/index.js';
 
@@ -293,22 +293,28 @@ function brackets(text: string): { open: number; closed: number } {
 /**
  * How many message lines right under line i are indented deeper than it (at most 3, or up to
  * 8 while a term it opened is unclosed: `**error:{assertEqual,[…` over `{expected,1200},`
- * `{value,1199}]}`): a blank line, a stack frame or a source excerpt ends the body.
+ * `{value,1199}]}`): a blank line, a stack frame or a source excerpt ends the body. A rule of
+ * marks between them (`|     |`, the pointers of a value diagram) is part of it, not an end.
+ * Returns how many lines the body spans (marks included).
  */
 function indentedBody(lines: Line[], i: number): number {
   const base = indentOf(lines[i]!.text);
   let open = brackets(lines[i]!.text).open;
   let n = 0;
+  let span = 0;
   for (let j = i + 1; j < lines.length && (n < 3 || (open > 0 && n < 8)); j++) {
     const t = lines[j]!.text;
-    if (indentOf(t) <= base || lineKind(lines[j]!) !== 'text') break;
+    const kind = lineKind(lines[j]!);
+    if (indentOf(t) <= base || (kind !== 'text' && kind !== 'separator')) break;
+    if (kind === 'separator') continue;
     n++;
+    span = j - i;
     if (open > 0) {
       const b = brackets(t);
       open = Math.max(0, open + b.open - b.closed);
     }
   }
-  return n;
+  return span;
 }
 
 /**
@@ -570,6 +576,16 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   // A message ending with ':' continues on the next line (`Failed example:`), before any values.
   const follow = details === '' || endsWithColon(lines[index]!.text) ? followUp(lines, index, primary) : '';
   parts.push(follow, details === follow ? '' : details);
+  // A closing line that only says THAT it failed (`FATAL: tb.v:8: total mismatch`), with nothing
+  // under it, follows what the check printed just above it (`FAIL: total expected 500, got 600`),
+  // as a wrapper does.
+  if (follow === '' && details === '' && score > SCORE_WRAPPER && saysOnlyThatItFailed(primary)) {
+    const ctx = contextAbove(lines, index);
+    if (ctx >= 0 && lineScore(lines[ctx]!) > 0) {
+      parts.unshift(describeLine(lines, ctx));
+      source = ctx;
+    }
+  }
   // The same message about another spot of the same file (a second `==`) differs by the
   // source line the tool points at, when it prints one.
   if (details === '' && score >= SCORE_LOCATED) parts.push(pointedSource(lines, index, primary));
@@ -577,5 +593,8 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   const where = pythonFrame(lines, index);
   if (where) parts.push(where);
   else if (!parseDiagnostic(lines, index)) parts.push(rootCause(lines, index), crashSite(lines, index));
+  // The units a summary lists as failing (`Failing scenarios:`): fixing one of them is another state.
+  const listed = [...new Set(listedFailures(lines).map(normalizeName))].sort();
+  if (listed.length > 0) parts.push(`failing ${listed.join(' ; ')}`);
   return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool, failing_units };
 }

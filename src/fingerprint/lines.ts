@@ -51,10 +51,13 @@ function lastRedraw(line: string): string {
 // every run and its `:` must never read as a `file:line` position.
 const DATE_TIME = /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w])/g;
 
-/** Fallbacks of status glyphs (`×` for `✖`), and `i ` for `ℹ ` as the first word of an indented line. */
-const GLYPHS: Record<string, string> = { '×': '✖', '√': '✔', '‼': '⚠' };
-const ASCII_GLYPH = /[×√‼]|^(\s+)i (?=\S)/g;
-const ASCII_GLYPH_HINT = /[×√‼]|^\s+i /;
+/**
+ * Fallbacks of status glyphs (`×` for `✖`), and `i ` for `ℹ `, `x ` for `✖ ` as the first word of
+ * an indented line (`  x eslint(no-debugger): …` where a terminal with colour shows `×`).
+ */
+const GLYPHS: Record<string, string> = { '×': '✖', '√': '✔', '‼': '⚠', i: 'ℹ', x: '✖' };
+const ASCII_GLYPH = /[×√‼]|^(\s+)(?:i(?= \S)|x(?= [A-Za-z]))/g;
+const ASCII_GLYPH_HINT = /[×√‼]|^\s+[ix] /;
 
 const TRAILING_RULE = /(?<=\S)\s+[━─═]{4,}\s*$/;
 
@@ -79,7 +82,7 @@ export function clean(raw: string): string {
   s = s.replace(PID_PREFIX, '');
   // Terminals without Unicode get ASCII fallbacks of the same status glyphs (the `figures`
   // convention): one glyph per meaning, so colour or a TTY does not change the line.
-  if (ASCII_GLYPH_HINT.test(s)) s = s.replace(ASCII_GLYPH, (g, indent?: string) => (indent === undefined ? GLYPHS[g]! : `${indent}ℹ `));
+  if (ASCII_GLYPH_HINT.test(s)) s = s.replace(ASCII_GLYPH, (g, indent?: string) => (indent === undefined ? GLYPHS[g]! : `${indent}${GLYPHS[g.trim()]!}`));
   // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
   if (/[━─═]{4}/.test(s)) s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');
@@ -93,8 +96,8 @@ export function flat(s: string): string {
   return Buffer.from(s, 'utf8').toString('utf8');
 }
 
-/** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`. */
-const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?stack|backtrace)\b[^:]{0,40}:\s*$/i;
+/** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`, `Call history:`. */
+const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?(?:stack|history)|backtrace)\b[^:]{0,40}:\s*$/i;
 
 function indentOf(text: string): number {
   return text.length - text.trimStart().length;
@@ -102,7 +105,8 @@ function indentOf(text: string): number {
 
 /**
  * Marks the frames of every stack printed under a header: the lines after it that are
- * indented deeper than the header, or that start like a frame list (`#0 …`). Whatever the
+ * indented deeper than the header (as deep as an indented header when a blank line sets them
+ * apart), or that start like a frame list (`#0 …`). Whatever the
  * language prints in a frame (`./config.lua:4: in function 'load'`, `test/x.exs:8: (test)`),
  * it says where the error went through, never what it is.
  */
@@ -111,12 +115,38 @@ export function markStacks(lines: Line[]): Line[] {
     if (!STACK_HEADER.test(lines[i]!.text)) continue;
     const indent = indentOf(lines[i]!.text);
     let j = i + 1;
+    // A blank line may separate the header from its frames, which then are a block of their own
+    // and may sit as deep as an indented header (CHICKEN's `\tCall history:`, blank, `\t<eval> …`).
+    while (j < lines.length && lines[j]!.text.trim() === '') j++;
+    const min = j > i + 1 && indent > 0 ? indent : indent + 1;
     for (; j < lines.length; j++) {
       const t = lines[j]!.text;
-      if (t.trim() === '' || !(indentOf(t) > indent || /^\s*#\d+\s/.test(t))) break;
+      if (t.trim() === '' || !(indentOf(t) >= min || /^\s*#\d+\s/.test(t))) break;
       lines[j]!.frame = true;
     }
     i = j - 1;
+  }
+  return lines;
+}
+
+/** A line that starts with a number and a space (`6   color: @brand-colr;`). */
+const NUMBERED = /^\s*(\d{1,6}) /;
+
+/**
+ * Marks source excerpts printed without a gutter bar (lessc: `5 .card {`, `6   color: x;`):
+ * two or more lines in a row whose leading numbers count up by one are numbered source lines,
+ * code and not messages, whatever the code says.
+ */
+export function markExcerpts(lines: Line[]): Line[] {
+  let prev: number | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const m = NUMBERED.exec(lines[i]!.text);
+    const n = m ? Number(m[1]) : null;
+    if (n !== null && prev === n - 1 && lines[i - 1]!.no === lines[i]!.no - 1) {
+      lines[i - 1]!.kind = 'code';
+      lines[i]!.kind = 'code';
+    }
+    prev = n;
   }
   return lines;
 }

@@ -61,12 +61,11 @@ const SUMMARY = [
   /^\s*(?:Tests?|Test Suites|Test Files|Suites|Snapshots|Time|Duration|Start at|Assertions|Examples|Seed|Random Seed)(?::\s*|\s{2,})\S/,
   /^\s*[#ℹ]\s*(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms|ok|not ok)\b/,
   /^\s*\d+\.\.\d+(?:\s*#.*)?$/,
-  /^\s*(?:running|collected|collecting|Running|Ran|Executed)\s+\d+/,
+  /^\s*(?:running|collected|collecting|Running|Ran|Executed)\s+(?:\d+|all\b)/,
   /^\s*Found \d+ (?:errors?|warnings?|problems?)\b/,
   /^\s*\d+ (?:errors?|warnings?)(?: and \d+ warnings?)?(?: generated)?\.?\s*$/,
-  /^\s*For more information about (?:this|an) error/,
-  /^\s*Some errors have detailed explanations/,
-  /^\s*Ran all test suites/,
+  // Where to read more (`For more information about this error, try …`, `… see <url>`).
+  /^\s*(?:For more information\b|Some errors have detailed explanations)/,
   // A line that only reports the run's seed (`Running tests with seed 4242`, `Randomized with seed 1234`).
   /^\s*[A-Z][a-z]+(?: [a-z]+){0,3} with seed\b/,
   /^\s*-test\.shuffle \d+/,
@@ -116,7 +115,7 @@ const PROGRESS = [
   /^\s*npm (?:notice|WARN|warn)\b/,
   /^\s*(?:npm (?:ERR!|error)) (?:A complete log of this run|Log files were not written|You can rerun the command|This is probably not a problem with npm|code ELIFECYCLE|errno \d+|path \/|workspace |location \/|command sh -c|\s*$)/,
   /^\s*(?:npm (?:ERR!|error))\s+\S+@\S+ \S+: `/,
-  /^\s*(?:Traceback \(most recent call last\)|stack ?trace(?:back)?|call ?stack|backtrace)\b[^:]{0,40}:?\s*$/i,
+  /^\s*(?:Traceback \(most recent call last\)|stack ?trace(?:back)?|call ?(?:stack|history)|backtrace)\b[^:]{0,40}:?\s*$/i,
   // CTest progress: `Start 2: ring_wrap`, `Test project /path/build`.
   /^\s*Start\s+\d+: \S+$|^Test project \//,
   // Unified diff headers (`git diff`, `diff -u`): which files, not what changed.

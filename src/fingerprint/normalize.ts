@@ -28,8 +28,9 @@ export function looksLikePath(token: string): boolean {
   return /\.[A-Za-z][\w]{0,9}$/.test(last) || EXT_LESS_FILES.test(last) || segments.some((s) => s.includes('.'));
 }
 
-// file:///abs/path → basename (Node prints module URLs in stack traces and messages).
-const FILE_URL = /\bfile:\/\/\/?([^\s'"`()<>\[\]{},;]+)/g;
+// file:///abs/path → basename (Node prints module URLs in stack traces and messages; Java and
+// Groovy print `file:/abs/path`). A colon after it is the message's, not the path's.
+const FILE_URL = /\bfile:\/{1,3}([^\s'"`()<>\[\]{},;]*[^\s'"`()<>\[\]{},;:])/g;
 // C:\Users\x\proj\file.cs → file.cs
 const WIN_PATH = /\b[A-Za-z]:\\(?:[^\\\s'"`()<>:]+\\)+([^\\\s'"`()<>:]*)/g;
 // host:port after an IP/localhost (URLs included), and "port 1234".
@@ -47,8 +48,9 @@ const DAY_DATE = new RegExp(
 );
 // cart.ts(12,39) → cart.ts   (tsc, msbuild, C#)
 const PAREN_LOCATION = /(?<![\w./\\-])(\w[\w./\\-]*\.[A-Za-z]\w{0,9})\(\d+(?:,\d+)?\)/g;
-// src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N])
-const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+)(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
+// src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N]);
+// GNU ranges `cart.vala:5.16-5.19:` (line.column-line.column) before a colon too.
+const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+|:\d+\.\d+(?:-\d+(?:\.\d+)?)?(?=:))(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
 // App.java:[12,5] → App.java   (maven)
 const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 // bash job status: `line 3: 12345 Segmentation fault` → pid
@@ -66,9 +68,11 @@ const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
 // Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
 // `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
 const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]*\d[a-z_])(?=[a-z0-9_]*[a-z][a-z0-9_]*[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
-// A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment.
-const PATH = /(?<![\w.@%+~:/\\-])((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
-const HEX_ADDR = /\b0x[0-9a-fA-F]+\b/g;
+// A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment;
+// also an absolute path glued to a word's colon (`ERROR:/tmp/x/cart.vala.c`), not a URL's `//`.
+const PATH = /(?:(?<![\w.@%+~:/\\-])|(?<=[A-Za-z]:)(?=\/(?!\/)))((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
+// (and Pascal's `$0000000000401142`)
+const HEX_ADDR = /\b0x[0-9a-fA-F]+\b|\$[0-9A-F]{8,16}\b/g;
 const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
 const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
 const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
@@ -107,7 +111,8 @@ function replacePath(match: string): string {
  * placeholders. Pure, deterministic and linear in the input length.
  */
 export function normalizeValues(input: string): string {
-  let s = normalizeCommon(input.replace(SH_LOCATION, '$1: '));
+  // (The `file: N:` location after the paths are basenames: `file:/x/Cart.groovy: 12: …`.)
+  let s = normalizeCommon(input).replace(SH_LOCATION, '$1: ');
   s = s.replace(LINE_WORD, (_m, word?: string, sep?: string, letter?: string, colon?: string) => (word ? `${word}${sep}<n>` : `${letter}${colon}<n>`));
   s = s.replace(PAREN_POSITION, '');
   s = s.replace(BARE_POSITION, '$1');

@@ -17,7 +17,7 @@
  * carries an error word.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { HEAD_LINES, MAX_LINE_CHARS, MAX_RAW_LINE_CHARS, TAIL_LINES, clean, flat, markStacks, type Line } from './lines.js';
+import { HEAD_LINES, MAX_LINE_CHARS, MAX_RAW_LINE_CHARS, TAIL_LINES, clean, flat, markExcerpts, markStacks, type Line } from './lines.js';
 import { classifyLine } from './noise.js';
 import { SCORE_WEAK, errorScore } from './signals.js';
 import { fingerprintLines } from './fingerprint.js';
@@ -93,7 +93,7 @@ export class OutputScanner {
       gap(t.no);
       out.push({ text: clean(t.raw), no: t.no });
     }
-    return markStacks(out);
+    return markExcerpts(markStacks(out));
   }
 
   private append(piece: string): void {

@@ -10,11 +10,11 @@ import { anyOf, matchesAny } from './noise.js';
 
 /** Exception line closing a traceback; pytest `E   ` lines. */
 export const SCORE_EXCEPTION = 100;
-/** `file:line: error`, `error[E0308]`, `TypeError: x`, `panic:`, `command not found`, `curl: (7)`. */
+/** `file:line: error`, `file(9,22) Error:`, `error[E0308]`, `TypeError: x`, `panic:`, `command not found`, `curl: (7)`. */
 export const SCORE_STRONG = 90;
 /** `file:line[:col]: message` without a severity (go vet, ruff, flake8, make). */
 export const SCORE_LOCATED = 85;
-/** Any error-ish word: failed, cannot, not found, invalid, ✖, HTTP 5xx. */
+/** Any error-ish word: failed, cannot, not found, invalid, ✖, HTTP 5xx, a linter's `Issue:`. */
 export const SCORE_WEAK = 70;
 /** Generic wrappers that only say "something above failed": `make: *** [x] Error 1`, `npm ERR!`. */
 export const SCORE_WRAPPER = 40;
@@ -40,8 +40,8 @@ const WRAPPER = [
 ];
 
 const STRONG = [
-  /^\S.{0,300}?:\d+(?::\d+)?:?\s*(?:fatal error|error)\b/i,
-  /\(\d+,\d+\):\s*(?:fatal error|error)\b/i,
+  /^\S.{0,300}?:\d+(?:[:.]\d+)?(?:-\d+(?:\.\d+)?)?:?\s*(?:fatal error|error)\b/i,
+  /\(\d+(?:,\d+)?\):?\s*(?:fatal error|error)\b/i,
   /\berror\s+[A-Z]{1,5}\d{2,6}\b/,
   // (also behind asterisks: Erlang's `**error:{badmatch,…}`)
   /^(?:\*+\s*)?(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
@@ -58,7 +58,7 @@ const STRONG = [
   /^\S+: line \d+: /,
   /\*\*\* .*(?:Stop\.|missing separator|No rule to make target)/,
   // C assert(): glibc `prog: file.c:5: fn: Assertion `x' failed.`, BSD/musl `Assertion failed: (x), …`.
-  /\bAssertion [`'‘].{0,300}[`'’] failed\.?$|^Assertion failed: /,
+  /\bAssertion [`'‘].{0,300}[`'’] failed\.?$|^Assertion [Ff]ailed: /,
   // Memory-checker error records (valgrind, after its `==pid==` prefix is removed).
   /^(?:Invalid (?:read|write|free\(\)|delete|delete\[\]|size value)\b|Mismatched free\(\)|Conditional jump or move depends on uninitialised|Use of uninitialised value|Syscall param \S+ (?:points to|contains) (?:uninitialised|unaddressable)|Source and destination overlap|[\d,]+ (?:\([\d,]+ direct, [\d,]+ indirect\) )?bytes in [\d,]+ blocks are (?:definitely|possibly) lost|Process terminating with default action of signal)/,
 ];
@@ -66,8 +66,9 @@ const STRONG = [
 const WRAPPER_LINE = anyOf(WRAPPER);
 const STRONG_LINE = anyOf(STRONG);
 
-// `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`).
-const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S/;
+// `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`),
+// or a message located in words: `Loop iterator is not lexical at line 11, column 5.`, `… at x.pl line 7.`
+const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S|\w.*?\sat (?:\S+ )?line \d+\b/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
 
 /** A note or warning that also says `error` is an error. */
@@ -75,7 +76,7 @@ const ERROR_WORD = /\berror\b/i;
 const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
 const NOTE = /^\s*(?:note|info|hint|help|remark|tip)\b\s*:?/i;
 
-const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting|conflicts?)\b|[✖✗×✕❌]|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
+const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting|conflicts?|issue(?=:))\b|[✖✗×✕❌]|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
 const HTTP_ERROR = /\bHTTP\/[\d.]+ [45]\d\d\b/i;
 
 // Log prefixes: timestamps, `[12:00:01]`, `[pid 42]`, `(1234)`; then an optional level tag.
@@ -152,10 +153,10 @@ export interface Diagnostic {
   message: string;
 }
 
-const DIAG_PAREN = /^(\S+?)\((\d+),(\d+)\):\s*(fatal error|error|warning)\s*([A-Z]+\d+)?\s*:\s*(.*)$/i;
+const DIAG_PAREN = /^(\S+?)\((\d+)(?:,(\d+))?\):?\s*(fatal error|error|warning)\s*([A-Z]+\d+)?\s*:\s*(.*)$/i;
 const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A-Z]+\d+)\s*:\s*(.*)$/i;
 // (`file:9:16 rule` has no message after a colon: the `16` is not one.)
-const DIAG_COLON = /^([^\s:]+):(\d+)(?::(\d+))?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\])?\s*:\s*)?(\S.*)$/i;
+const DIAG_COLON = /^([^\s:]+):(\d+)(?:[:.](\d+))?(?:-\d+(?:\.\d+)?)?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\]\s*:?|:)\s*)?(\S.*)$/i;
 // (stylelint marks the severity with a glyph: `3:10  ✖  Invalid hex color "#fffff"  color-no-invalid-hex`)
 const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
 // A severity and a rule after the position, no colon (markdownlint): `docs/a.md:6:18 error MD034/no-bare-urls Bare URL used`.

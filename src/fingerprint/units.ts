@@ -219,3 +219,26 @@ export function markerNames(lines: Line[], extractors: readonly RunnerExtractor[
   }
   return out;
 }
+
+/** A header announcing a list of failing units: `Failing scenarios:`, `The following tests FAILED:`, `Failed examples:`. */
+const FAILING_LIST = /^(?:the following )?(?:(?:failing|failed) (?:tests|scenarios|specs|examples|cases|suites|features)|(?:tests|scenarios|specs|examples|cases|suites|features) (?:failing|failed))(?: \w+)?:$/i;
+
+/**
+ * The names a runner lists under a header of failing units (behave's `Failing scenarios:` over
+ * `  features/cart.feature:3  three lines`, ctest's `The following tests FAILED:`): the lines
+ * indented under the header, up to the first blank or outdented line. A summary names which
+ * units failed when no per-test block does.
+ */
+export function listedFailures(lines: Line[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!FAILING_LIST.test(lines[i]!.text.trim())) continue;
+    const base = indent(lines[i]!.text);
+    for (let j = i + 1; j < lines.length && out.length < 500; j++) {
+      const t = lines[j]!.text;
+      if (t.trim() === '' || indent(t) <= base) break;
+      out.push(t.trim());
+    }
+  }
+  return out;
+}
