@@ -8,6 +8,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from '../plan/model.js';
+import { itemListKey } from './json-items.js';
 import { projectRootFor } from './project-root.js';
 import type { FormatOptions, RunTarget, RunTargetKind, TargetLimits } from './target.js';
 import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
@@ -48,7 +49,7 @@ function unsupported(path: string, message: string): RalfError {
 function isTaskFileText(text: string): boolean {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(t);
-  return m !== null && /^(?:status|state)[ \t]*:/m.test(m[1]!);
+  return m !== null && /^(?:status|state)[ \t]*:/im.test(m[1]!);
 }
 
 function markdownFiles(dir: string): string[] {
@@ -58,7 +59,12 @@ function markdownFiles(dir: string): string[] {
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
+/**
+ * Task files of one directory. In a lifecycle folder (Approved/, Done/, Rejected/) every Markdown
+ * file but a README is a task: the folder is its state when its frontmatter names none.
+ */
 function taskFilesIn(dir: string): string[] {
+  if (LIFECYCLE.includes(basename(dir).toLowerCase())) return markdownFiles(dir).filter((f) => !/^readme\b/i.test(basename(f)));
   return markdownFiles(dir).filter((f) => isTaskFileText(readUserText(f, { what: 'task file' })));
 }
 
@@ -116,15 +122,17 @@ export function detectRunTarget(path: string): DetectedTarget {
     } catch {
       throw unsupported(path, 'a .json target must be ralph.json or requirements.json (or valid JSON shaped like one)');
     }
-    if (Array.isArray(value) || (value && typeof value === 'object' && Array.isArray((value as { requirements?: unknown }).requirements))) {
-      return { kind: 'requirements', path: abs };
-    }
-    if (value && typeof value === 'object' && 'task' in value && 'acceptance_criteria' in value) return { kind: 'ralph-json', path: abs };
-    throw unsupported(path, 'JSON is neither a ralph.json ({ "task", "acceptance_criteria" }) nor requirements ([...] or { "requirements": [...] })');
+    if (value && typeof value === 'object' && !Array.isArray(value) && 'task' in value && 'acceptance_criteria' in value) return { kind: 'ralph-json', path: abs };
+    // A list of items however it is named (`requirements`, `userStories`, `stories`, ...): decided by shape.
+    if (itemListKey(value) !== null) return { kind: 'requirements', path: abs };
+    throw unsupported(
+      path,
+      'JSON is neither a ralph.json ({ "task", "acceptance_criteria" }) nor a list of items ([...], { "requirements": [...] }, or one array of objects with an "id" and a "title" or "description", like prd.json\'s "userStories")',
+    );
   }
   if (ext === '.md' || ext === '.markdown') {
     const text = readUserText(abs, { what: 'Markdown target' });
-    if (isTaskFileText(text)) return { kind: 'task-files', path: abs, files: [abs] };
+    if (isTaskFileText(text) || LIFECYCLE.includes(basename(dirname(abs)).toLowerCase())) return { kind: 'task-files', path: abs, files: [abs] };
     if (CHECKLIST_ITEM.test(text)) return { kind: 'prd', path: abs };
     throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:`/`state:` frontmatter');
   }

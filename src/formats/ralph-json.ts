@@ -3,9 +3,10 @@
  * that override the run's defaults. The file is a spec, not a log, so nothing is written
  * back to it: the outcome lives in `.planning/ralf/<plan-id>.json`.
  */
-import { array, describe, int, looseObject, maximum, minimum, minLength, optional, string, trim, type infer as Infer } from 'zod/mini';
+import { array, describe, int, looseObject, maximum, minimum, minLength, optional, string, trim, unknown, type infer as Infer } from 'zod/mini';
 import type { Check, Plan } from '../plan/model.js';
 import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
+import { readCriterionText } from './criteria-text.js';
 import { slugOf } from './item-identity.js';
 import { jsonPathKey } from './json-scan.js';
 import { invalidFile, lineOfPath, readJsonDocument } from './json-text.js';
@@ -15,7 +16,7 @@ import { zodProblems } from './zod-problems.js';
 
 export const RalphJson = looseObject({
   task: string().check(trim(), minLength(1), describe('What the agent should do (the prompt).')),
-  acceptance_criteria: array(AcceptanceCriterion).check(describe('Checks that must all pass for the task to be done.')),
+  acceptance_criteria: array(unknown()).check(describe('Checks that must all pass for the task to be done: typed objects, or sentences read like PRD sub-bullets (`cmd` passes, `path` exists).')),
   max_iterations: optional(int().check(minimum(1), maximum(100), describe('Overrides ralf_lite.max_iterations for this run.'))),
   budget: optional(
     looseObject({
@@ -36,16 +37,40 @@ export interface RalphJsonTarget {
 export function parseRalphJsonTarget(text: string, path: string, options: FormatOptions = {}): RalphJsonTarget {
   const doc = readJsonDocument(text, path, 'ralph_json_invalid');
   const parsed = RalphJson.safeParse(doc.value);
-  if (!parsed.success) throw invalidFile('ralph_json_invalid', path, zodProblems(parsed.error.issues, path, doc));
-  const spec = parsed.data;
+  const problems = parsed.success ? [] : zodProblems(parsed.error.issues, path, doc);
+  // Each criterion: a sentence (string), or a typed object validated on its own so its errors name its key path.
+  const raw = (doc.value as { acceptance_criteria?: unknown }).acceptance_criteria;
+  const criteria: Array<string | AcceptanceCriterion> = [];
+  (Array.isArray(raw) ? raw : []).forEach((item, i) => {
+    if (typeof item === 'string') return void criteria.push(item);
+    const one = AcceptanceCriterion.safeParse(item);
+    if (one.success) criteria.push(one.data);
+    else problems.push(...zodProblems(one.error.issues, path, doc, ['acceptance_criteria', i], item));
+  });
+  if (!parsed.success || problems.length > 0) throw invalidFile('ralph_json_invalid', path, problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.key ?? '').localeCompare(b.key ?? '')));
+  const spec = { ...parsed.data, acceptance_criteria: criteria };
 
   const checks: Check[] = [];
   const unrunnable: string[] = [];
+  const manual: string[] = [];
   spec.acceptance_criteria.forEach((criterion, i) => {
     const key = jsonPathKey(['acceptance_criteria', i]);
-    const check = criterionToCheck(criterion, { element: key, line: lineOfPath(doc, key) }, options.tests_command);
-    if ('unrunnable' in check) unrunnable.push(check.unrunnable);
-    else checks.push(check);
+    const source = { element: key, line: lineOfPath(doc, key) };
+    // A sentence ("All tests pass", "`npm run lint` passes") is read like a PRD sub-bullet; prose is a manual criterion.
+    if (typeof criterion === 'string') {
+      const reading = readCriterionText(criterion, source, options.tests_command);
+      if (reading.kind === 'checks') checks.push(...reading.checks);
+      else {
+        manual.push(criterion);
+        if (reading.kind === 'unrunnable') unrunnable.push(reading.why);
+      }
+      return;
+    }
+    const check = criterionToCheck(criterion, source, options.tests_command);
+    if ('unrunnable' in check) {
+      unrunnable.push(check.unrunnable);
+      manual.push(check.unrunnable);
+    } else checks.push(check);
   });
 
   const warnings = Object.keys(doc.value as object)
@@ -62,9 +87,9 @@ export function parseRalphJsonTarget(text: string, path: string, options: Format
       line: taskLine,
       end_line: Math.max(taskLine, lineOfPath(doc, jsonPathKey(['acceptance_criteria', spec.acceptance_criteria.length - 1]))),
       action: spec.task,
-      criteria_text: spec.acceptance_criteria.map((c) => JSON.stringify(c)).join('\n'),
+      criteria_text: spec.acceptance_criteria.map((c) => (typeof c === 'string' ? c : JSON.stringify(c))).join('\n'),
       checks,
-      manual: unrunnable,
+      manual,
       unrunnable,
       human_gate: humanGateInText(spec.task),
       attributes: { criteria_line: String(criteriaLine) },

@@ -14,6 +14,7 @@ import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
 import { readCriterionText } from './criteria-text.js';
 import { setJsonMember } from './json-edit.js';
 import { jsonPathKey } from './json-scan.js';
+import { canonicalItem, itemListKey, type ItemKey } from './json-items.js';
 import { invalidFile, lineOfPath, readJsonDocument, type JsonDocument } from './json-text.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
@@ -28,7 +29,8 @@ const Requirement = looseObject({
   requirement: optional(string()),
   status: optional(string()),
   checkpoint: optional(unknown()),
-}).check(refine((r) => (r.requirement ?? r.description ?? r.title ?? '').trim() !== '', { message: 'a requirement needs "requirement", "description" or "title"', path: ['requirement'] }));
+  passes: optional(unknown()),
+}).check(refine((r) => (r.requirement ?? r.description ?? r.title ?? '').trim() !== '', { message: 'an item needs a "title", "description" or "requirement" (the agent\'s task)', path: ['title'] }));
 
 export interface HistoryEntry {
   timestamp: string;
@@ -46,21 +48,31 @@ export interface RequirementsOptions extends FormatOptions {
   historyPath?: string | undefined;
 }
 
-const PENDING = new Set(['pending', 'todo', 'open', 'in_progress', 'in-progress', 'failed', '']);
-const DONE = new Set(['done', 'complete', 'completed', 'passed', 'passing']);
+/** Status values compared without case, spaces, `_` or `-` (`In Progress` = `in_progress`). */
+const PENDING = new Set(['pending', 'todo', 'open', 'inprogress', 'failed', 'doing', 'wip', 'started', 'notstarted', 'ready', 'new', '']);
+const DONE = new Set(['done', 'complete', 'completed', 'passed', 'passing', 'finished']);
+const statusForm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
 
-/** Where the requirements array is: the root array, or `requirements` in a root object. */
+/**
+ * Where the requirements are: the root array, `requirements` in a root object, or the root
+ * object's one list of items (`userStories`, `stories`, `tasks`, ...: json-items.ts decides by
+ * shape, not by name).
+ */
 function requirementsBase(doc: JsonDocument, path: string): { base: Array<string | number>; list: unknown[] } {
-  if (Array.isArray(doc.value)) return { base: [], list: doc.value };
+  const found = itemListKey(doc.value);
   const obj = doc.value as Record<string, unknown> | null;
-  if (obj && typeof obj === 'object' && Array.isArray(obj.requirements)) return { base: ['requirements'], list: obj.requirements };
+  if (found && 'key' in found) return found.key === null ? { base: [], list: doc.value as unknown[] } : { base: [found.key], list: obj![found.key] as unknown[] };
+  const isObject = obj !== null && typeof obj === 'object' && !Array.isArray(obj);
   throw invalidFile('requirements_invalid', path, [
     {
       file: path,
-      key: obj && typeof obj === 'object' ? 'requirements' : undefined,
-      line: obj && typeof obj === 'object' ? lineOfPath(doc, 'requirements') : 1,
-      message: 'expected an array of requirements, or an object with a "requirements" array',
-      received: Array.isArray(obj) ? 'an array' : obj === null ? 'null' : typeof obj === 'object' ? 'an object without "requirements"' : typeof obj,
+      key: isObject ? (found ? found.ambiguous.join(', ') : 'requirements') : undefined,
+      line: isObject && found ? lineOfPath(doc, found.ambiguous[0]!) : 1,
+      message: found
+        ? `more than one list of items (${found.ambiguous.map((k) => `"${k}"`).join(', ')}); ralf cannot tell which to run`
+        : 'expected an array of requirements, or an object with a "requirements" array',
+      received: obj === null ? 'null' : isObject ? (found ? 'several lists' : 'an object without a list of items') : typeof obj,
+      hint: found ? `Keep the items in one of them, or rename the list to run to "requirements".` : 'Put the items in a "requirements" array (or one array of objects with an "id" and a "title" or "description"): [{ "id": "REQ-1", "title": "...", "verify": ["npm test"] }].',
     },
   ]);
 }
@@ -162,33 +174,41 @@ export function parseRequirements(text: string, path: string, options: Requireme
   list.forEach((raw, i) => {
     const reqPath = [...base, i];
     const reqKey = jsonPathKey(reqPath);
-    const parsed = Requirement.safeParse(raw);
+    // Keys by meaning, however the file spells them (`acceptanceCriteria`, `Status`, `passes`).
+    const item = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? canonicalItem(raw as Record<string, unknown>) : null;
+    const canon: Record<string, unknown> | unknown = item ? Object.fromEntries([...item].map(([k, v]) => [k, v.value])) : raw;
+    const spelled = (k: ItemKey) => item?.get(k)?.key ?? k;
+    const parsed = Requirement.safeParse(canon);
     if (!parsed.success) {
-      problems.push(...zodProblems(parsed.error.issues, path, doc, reqPath, raw));
+      const issues = parsed.error.issues.map((issue) => (issue.path.length > 0 && typeof issue.path[0] === 'string' ? { ...issue, path: [spelled(issue.path[0] as ItemKey), ...issue.path.slice(1)] } : issue));
+      problems.push(...zodProblems(issues, path, doc, reqPath, raw));
       return;
     }
     const req = parsed.data;
     const id = String(req.id);
+    const idKey = `${reqKey}.${spelled('id')}`;
     if (seen.has(id)) {
-      problems.push({ file: path, key: `${reqKey}.id`, line: lineOfPath(doc, `${reqKey}.id`), message: `duplicate requirement id "${id}" (first at ${seen.get(id)})` });
+      problems.push({ file: path, key: idKey, line: lineOfPath(doc, idKey), message: `duplicate requirement id "${id}" (first at ${seen.get(id)})`, hint: 'Give every item its own id: results are filed by id.' });
     } else seen.set(id, reqKey);
     const out = { checks: [] as Check[], manual: [] as string[], unrunnable: [] as string[], text: [] as string[], problems };
-    const r = raw as Record<string, unknown>;
-    readAcceptance(r.verify, [...reqPath, 'verify'], doc, path, options, out, true);
-    readAcceptance(r.acceptance, [...reqPath, 'acceptance'], doc, path, options, out, false);
+    readAcceptance(item?.get('verify')?.value, [...reqPath, spelled('verify')], doc, path, options, out, true);
+    readAcceptance(item?.get('acceptance')?.value, [...reqPath, spelled('acceptance')], doc, path, options, out, false);
     // ralph1's quality gate: after every success the project's checks run, also for a
     // requirement with checks of its own (without any, decideTask makes it the only check).
     if (options.tests_command && out.checks.length > 0 && !out.checks.some((c) => c.kind === 'tests_pass' && c.command === options.tests_command)) {
       out.checks.push({ kind: 'tests_pass', command: options.tests_command, source: { element: 'checks.tests', line: lineOfPath(doc, reqKey) } });
     }
 
-    const status = (req.status ?? 'pending').trim();
-    const lower = status.toLowerCase();
-    const skip = DONE.has(lower)
-      ? `already done (status "${status}" in ${basename(path)})`
-      : PENDING.has(lower)
+    // A boolean `passes` (snarktank-style prd.json) is the state when it says true, or when there is no status.
+    const passes = item?.get('passes');
+    const status = passes?.value === true ? 'done' : (req.status ?? (passes ? 'pending' : 'pending')).trim();
+    const stateWord = passes?.value === true ? `"${passes.key}": true` : `status "${status}"`;
+    const form = statusForm(status);
+    const skip = DONE.has(form)
+      ? `already done (${stateWord} in ${basename(path)})`
+      : PENDING.has(form)
         ? null
-        : `status "${status}"; only pending requirements run (set "status": "pending" to retry)`;
+        : `status "${status}"; only pending requirements run (set "${spelled('status')}": "pending" to retry)`;
     const title = (req.title ?? '').trim();
     const description = [req.requirement, req.description].map((t) => (t ?? '').trim()).filter((t) => t !== '').join('\n\n');
     const line = lineOfPath(doc, reqKey);
@@ -218,8 +238,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
   if (problems.length > 0) throw invalidFile('requirements_invalid', path, problems);
   const tasks: PlanTask[] = drafts.map((d, i) => buildTask(i + 1, d, options));
   const root = doc.value as Record<string, unknown>;
-  const objective =
-    !Array.isArray(doc.value) && typeof root.project === 'string' ? root.project : !Array.isArray(doc.value) && typeof root.title === 'string' ? root.title : null;
+  const objective = Array.isArray(doc.value) ? null : (['project', 'title', 'feature', 'description'].map((k) => root[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null);
   const warnings = [...history.warnings];
   if (tasks.length === 0) warnings.push(`${path}: no requirements`);
   return buildPlan({ kind: 'requirements', path, id: planIdForSource(path), objective, tasks, warnings, extra: { history_path: historyFile } });
@@ -233,13 +252,21 @@ export function markRequirementDone(text: string, path: string, requirementId: s
   const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
   const doc = readJsonDocument(text, path, 'requirements_invalid');
   const { base, list } = requirementsBase(doc, path);
-  const index = list.findIndex((r) => r !== null && typeof r === 'object' && String((r as { id?: unknown }).id) === requirementId);
+  const items = list.map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? canonicalItem(r as Record<string, unknown>) : null));
+  const index = items.findIndex((item) => item !== null && item.has('id') && String(item.get('id')!.value) === requirementId);
   if (index < 0) {
-    throw new RalfError('writeback_failed', `${path}: requirement "${requirementId}" not found; cannot set "status": "done"`, {
-      problems: [{ file: path, message: `requirement "${requirementId}" not found (renamed or removed)`, hint: 'Set its status by hand.' }],
+    throw new RalfError('writeback_failed', `${path}: requirement "${requirementId}" not found; cannot mark it done`, {
+      problems: [{ file: path, message: `requirement "${requirementId}" not found (renamed or removed)`, hint: 'Mark it done by hand.' }],
     });
   }
-  return bom + setJsonMember(doc.text, [...base, index], 'status', 'done');
+  // The file's own state key: a boolean `passes` becomes true, a status "done"; with neither, "status" is added.
+  const item = items[index]!;
+  const passes = item.get('passes');
+  const status = item.get('status');
+  let out = doc.text;
+  if (passes) out = setJsonMember(out, [...base, index], passes.key, true);
+  if (status || !passes) out = setJsonMember(out, [...base, index], status?.key ?? 'status', 'done');
+  return bom + out;
 }
 
 /** One history.jsonl line (pure). Extra keys (`iterations`, `stop_reason`, `source`) are additive. */

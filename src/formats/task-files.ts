@@ -13,6 +13,8 @@ import type { Check, Plan, PlanTask } from '../plan/model.js';
 import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
 import { findKeyLine, setFrontmatterBlock, splitFrontmatter, updateFrontmatter, type FrontmatterBlock } from './frontmatter-lines.js';
 import { uniqueIds } from './item-identity.js';
+import { readCriterionText } from './criteria-text.js';
+import { keyForm } from './json-items.js';
 import { persistenceBlock, rejectionSection } from './persistence-loop.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
@@ -33,14 +35,33 @@ export function lifecycleFolderOf(path: string): LifecycleFolder | null {
   return parent === 'approved' ? 'Approved' : parent === 'done' ? 'Done' : parent === 'rejected' ? 'Rejected' : null;
 }
 
-/** The key holding a task's state: `status` (task files), or the Persistence Loop's `state`. */
-function stateKeyOf(data: Record<string, unknown>): 'status' | 'state' | null {
-  return data.status !== undefined ? 'status' : data.state !== undefined ? 'state' : null;
+/**
+ * A frontmatter key as the file spells it, looked up by meaning without case, `_` or `-`
+ * (`Status:`, `acceptanceCriteria:`): hand-written files spell keys their own way, and
+ * write-back must replace the line the file has, not add a second one.
+ */
+function spelledKey(data: Record<string, unknown>, ...names: string[]): string | null {
+  const keys = Object.keys(data);
+  for (const name of names) {
+    const found = keys.find((k) => keyForm(k) === keyForm(name) && data[k] !== undefined && data[k] !== null);
+    if (found !== undefined) return found;
+  }
+  return null;
+}
+
+function field(data: Record<string, unknown>, ...names: string[]): unknown {
+  const key = spelledKey(data, ...names);
+  return key === null ? undefined : data[key];
+}
+
+/** The key holding a task's state (`status`, the Persistence Loop's `state`, any case), as spelled. */
+function stateKeyOf(data: Record<string, unknown>): string | null {
+  return spelledKey(data, 'status', 'state');
 }
 
 /** A task file's identity: its `id`, else its file name without `.md` (moving between folders keeps it). */
 export function taskFileId(path: string, data: Record<string, unknown>): string {
-  const id = data.id;
+  const id = field(data, 'id');
   if ((typeof id === 'string' && id.trim() !== '') || typeof id === 'number') return String(id).trim();
   return basename(path).replace(/\.(md|markdown)$/i, '');
 }
@@ -101,25 +122,44 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   } catch (err) {
     throw yamlError(file.path, err);
   }
-  const stateKey = stateKeyOf(data);
-  if (stateKey === null) return null;
+  const folder = lifecycleFolderOf(file.path);
+  // In a lifecycle folder the folder is the state when the file names none (the Persistence
+  // Loop moves files between folders; many of its files have no frontmatter at all).
+  const spelledState = stateKeyOf(data);
+  if (spelledState === null && folder === null) return null;
+  const stateKey = spelledState ?? 'state';
   const block = splitFrontmatter(file.text);
   const problems: Problem[] = [];
   const checks: Check[] = [];
+  const manual: string[] = [];
   const unrunnable: string[] = [];
   const criteria: string[] = [];
 
-  const verify = keyLines(block, 'verify');
-  strings(data.verify).forEach((command, i) => {
+  const verifyKey = spelledKey(data, 'verify', 'verification');
+  const verify = keyLines(block, verifyKey ?? 'verify');
+  strings(verifyKey === null ? undefined : data[verifyKey]).forEach((command, i) => {
     criteria.push(`verify: ${command}`);
     checks.push({ kind: 'command_succeeds', command, source: { element: 'verify', line: verify.items[i] ?? verify.line } });
   });
-  if (data.acceptance_criteria !== undefined) {
-    const ac = keyLines(block, 'acceptance_criteria');
-    const list = Array.isArray(data.acceptance_criteria) ? data.acceptance_criteria : [data.acceptance_criteria];
+  const acKey = spelledKey(data, 'acceptance_criteria', 'acceptance', 'criteria');
+  if (acKey !== null) {
+    const ac = keyLines(block, acKey);
+    const value = data[acKey];
+    const list = Array.isArray(value) ? value : [value];
     list.forEach((item, i) => {
-      const key = `acceptance_criteria[${i}]`;
+      const key = `${acKey}[${i}]`;
       const line = ac.items[i] ?? ac.line;
+      // A criterion written as text is read like a PRD sub-bullet: `cmd` passes, `path` exists, else prose.
+      if (typeof item === 'string') {
+        criteria.push(item);
+        const reading = readCriterionText(item, { element: key, line }, options.tests_command);
+        if (reading.kind === 'checks') checks.push(...reading.checks);
+        else {
+          manual.push(item);
+          if (reading.kind === 'unrunnable') unrunnable.push(reading.why);
+        }
+        return;
+      }
       const parsed = AcceptanceCriterion.safeParse(item);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -129,44 +169,46 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
             key: [key, ...issue.path.map(String)].join('.'),
             line,
             message: options ? 'unknown acceptance criterion type' : issue.message,
-            ...(options ? { expected: `one of ${options.map(String).join(', ')}`, hint: `valid types: ${options.map(String).join(', ')}` } : {}),
+            ...(options ? { expected: `one of ${options.map(String).join(', ')}`, hint: `valid types: ${options.map(String).join(', ')}` } : { hint: 'Write a typed criterion ({ type: command_succeeds, command: ... }) or a sentence such as "`npm test` passes".' }),
           });
         }
         return;
       }
       criteria.push(JSON.stringify(item));
       const check = criterionToCheck(parsed.data, { element: key, line }, options.tests_command);
-      if ('unrunnable' in check) unrunnable.push(check.unrunnable);
-      else checks.push(check);
+      if ('unrunnable' in check) {
+        unrunnable.push(check.unrunnable);
+        manual.push(check.unrunnable);
+      } else checks.push(check);
     });
   }
   if (problems.length > 0) {
     throw new RalfError('task_file_invalid', `${file.path}:${problems[0]!.line}: ${problems[0]!.key}: ${problems[0]!.message}`, { problems });
   }
 
-  const status = String(data[stateKey]).trim();
+  const status = spelledState !== null ? String(data[spelledState]).trim() : folder!;
   const lower = status.toLowerCase();
   const name = basename(file.path);
-  const folder = lifecycleFolderOf(file.path);
+  const stopReason = field(data, 'stop_reason');
   const skip =
     folder === 'Done'
       ? `already done (in Done/: ${name})`
       : folder === 'Rejected'
-        ? `Rejected${typeof data.stop_reason === 'string' ? ` (${data.stop_reason})` : ''} (in Rejected/: ${name}); move it to Approved/ with ${stateKey}: Approved to retry`
+        ? `Rejected${typeof stopReason === 'string' ? ` (${stopReason})` : ''} (in Rejected/: ${name}); move it to Approved/ with ${stateKey}: Approved to retry`
         : lower === 'approved'
           ? null
           : lower === 'done'
             ? `already Done (${name})`
             : lower === 'rejected'
-              ? `Rejected${typeof data.stop_reason === 'string' ? ` (${data.stop_reason})` : ''}; set ${stateKey}: Approved to retry`
+              ? `Rejected${typeof stopReason === 'string' ? ` (${stopReason})` : ''}; set ${stateKey}: Approved to retry`
               : `${stateKey} "${status}"; only Approved tasks run`;
   const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(content)?.[1];
-  const title = String(data.title ?? data.name ?? heading ?? basename(file.path).replace(/\.md$/i, '')).trim();
+  const title = String(field(data, 'title', 'name') ?? heading ?? basename(file.path).replace(/\.md$/i, '')).trim();
   const lineCount = file.text.split('\n').length - (file.text.endsWith('\n') ? 1 : 0);
   const attributes: Record<string, string> = { file: file.path, status, state_key: stateKey, id: taskFileId(file.path, data) };
   if (folder) attributes.folder = folder;
   const elements: Record<string, string> = {};
-  const checkpoint = persistenceCheckpointText(data.persistence_loop);
+  const checkpoint = persistenceCheckpointText(field(data, 'persistence_loop'));
   if (checkpoint) elements.checkpoint = checkpoint;
   return {
     name: title,
@@ -175,10 +217,10 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
     action: content.trim() || title,
     criteria_text: criteria.join('\n'),
     checks,
-    manual: unrunnable,
+    manual,
     unrunnable,
-    files: strings(data.files),
-    human_gate: checkpointGate(data.checkpoint),
+    files: strings(field(data, 'files')),
+    human_gate: checkpointGate(field(data, 'checkpoint')),
     skip_reason: skip,
     attributes,
     elements,
@@ -230,7 +272,7 @@ export function parseTaskFiles(files: TaskFile[], source: string, options: Forma
 }
 
 /** The frontmatter changes for a finished task (pure): Approved → Done / Rejected. */
-export function taskFileUpdates(result: TaskResult, now: Date, stateKey: 'status' | 'state' = 'status'): Array<readonly [string, string | number | null]> {
+export function taskFileUpdates(result: TaskResult, now: Date, stateKey = 'status'): Array<readonly [string, string | number | null]> {
   const at = now.toISOString();
   if (result.verdict === 'pass') {
     return [[stateKey, 'Done'], ['completed_at', at], ['iterations', result.iterations], ['stop_reason', null], ['rejected_at', null], ['failure_reason', null]];
@@ -261,12 +303,12 @@ export function writeTaskFileResult(plan: Plan, taskNumber: number, result: Task
       problems: [{ file, message: 'the task file was moved or deleted during the run', hint: `Set its state to ${result.verdict === 'pass' ? 'Done' : 'Rejected'} by hand.` }],
     });
   }
-  const stateKey = task.attributes.state_key === 'state' ? 'state' : 'status';
+  const stateKey = task.attributes.state_key ?? 'status';
   const folder = lifecycleFolderOf(file);
   const before = readUserText(file, { what: 'task file' });
   let after: string;
   try {
-    after = updateFrontmatter(before, taskFileUpdates(result, now, stateKey), stateKey);
+    after = updateFrontmatter(withFrontmatter(before), taskFileUpdates(result, now, stateKey), stateKey);
     const existing = (matter(before, {}).data as Record<string, unknown>).persistence_loop;
     if (existing !== undefined || folder !== null) {
       const block = persistenceBlock({
@@ -303,6 +345,14 @@ export function writeTaskFileResult(plan: Plan, taskNumber: number, result: Task
   renameSync(file, target);
   task.attributes.file = target;
   return [file, target];
+}
+
+/** The text with an empty frontmatter block first when it has none (a lifecycle-folder task file), so its state can be written. */
+function withFrontmatter(text: string): string {
+  if (splitFrontmatter(text)) return text;
+  const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : '';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return `${bom}---${eol}---${eol}${bom ? text.slice(1) : text}`;
 }
 
 /** `Done`/`Rejected` as the sibling folder is spelled on disk (`done/` stays lower case). */

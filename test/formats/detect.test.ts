@@ -179,3 +179,15 @@ describe('project root', () => {
     expect(target.plans[0]!.id).toBe('backlog');
   });
 });
+
+describe('detectRunTarget: JSON decided by shape', () => {
+  it('takes prd.json-style lists of items and says what it takes when it cannot', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'prd.json'), '{"project": "p", "userStories": [{"id": "US-1", "title": "t", "passes": false}]}');
+    expect(detectRunTarget(join(dir, 'prd.json')).kind).toBe('requirements');
+    writeFileSync(join(dir, 'spec.json'), '{"task": "t", "acceptance_criteria": [{"id": 1, "description": "d"}]}');
+    expect(detectRunTarget(join(dir, 'spec.json')).kind).toBe('ralph-json');
+    writeFileSync(join(dir, 'other.json'), '{"name": "x", "items": [1, 2]}');
+    expect(() => detectRunTarget(join(dir, 'other.json'))).toThrow(/userStories/);
+  });
+});

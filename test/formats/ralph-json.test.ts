@@ -105,3 +105,18 @@ describe('parseRalphJson: validation', () => {
     expect(task.reason).toMatch(/^not objectively verifiable/);
   });
 });
+
+describe('parseRalphJson: criteria written as sentences', () => {
+  it('reads them like PRD sub-bullets beside typed ones; prose is a manual criterion', () => {
+    const text = '{\n  "task": "Refactor auth",\n  "acceptance_criteria": [\n    "All tests pass",\n    "`npx tsc --noEmit` exits with code 0",\n    { "type": "file_exists", "path": "src/auth/index.ts" },\n    "Code review checklist complete"\n  ]\n}\n';
+    const task = parseRalphJson(text, '/x/ralph.json').tasks[0]!;
+    expect(task.decision).toBe('loop');
+    expect(task.checks.map((c) => [c.kind, c.source.line])).toEqual([
+      ['command_succeeds', 5],
+      ['file_exists', 6],
+    ]);
+    expect(task.manual).toEqual(['All tests pass', 'Code review checklist complete']);
+    const withTests = parseRalphJson(text, '/x/ralph.json', { tests_command: 'npm test' }).tasks[0]!;
+    expect(withTests.checks.map((c) => c.kind)).toEqual(['tests_pass', 'command_succeeds', 'file_exists']);
+  });
+});

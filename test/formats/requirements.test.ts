@@ -135,3 +135,51 @@ describe('write-back', () => {
     expect(parseRequirements(readFileSync(file, 'utf8'), file).tasks[1]!.decision).toBe('skip');
   });
 });
+
+describe('lists of items under any name, keys in any spelling (json-items.ts)', () => {
+  const stories = `{
+  "project": "TaskApp",
+  "userStories": [
+    { "id": "US-001", "title": "Schema", "acceptanceCriteria": ["\`npm test\` passes"], "passes": true },
+    { "id": "US-002", "Title": "Badge", "Acceptance_Criteria": ["\`npm test\` passes", "Looks right"], "passes": false, "notes": "" },
+    { "ID": "US-003", "title": "Edit", "status": "In Progress", "verification": "npm run e2e" }
+  ]
+}
+`;
+
+  it('reads the one array of {id, title|description} objects of the root, and its keys however spelled', () => {
+    const plan = parseRequirements(stories, '/x/prd.json');
+    expect(plan.objective).toBe('TaskApp');
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.checks.map((c) => (c.kind === 'command_succeeds' ? c.command : c.kind)), t.manual, t.line])).toEqual([
+      ['US-001: Schema', 'skip', ['npm test'], [], 4],
+      ['US-002: Badge', 'loop', ['npm test'], ['Looks right'], 5],
+      ['US-003: Edit', 'loop', ['npm run e2e'], [], 6],
+    ]);
+    expect(plan.tasks[0]!.reason).toBe('already done ("passes": true in prd.json)');
+  });
+
+  it('names the spelled key and its line when an item has no text, and refuses two lists', () => {
+    const bad = '{\n  "stories": [\n    { "id": 1, "title": "a" },\n    { "id": 2, "Acceptance": ["x"] }\n  ]\n}';
+    const problem = errorOf(() => parseRequirements(bad, '/x/prd.json')).problems[0]!;
+    expect(problem).toMatchObject({ file: '/x/prd.json', key: 'stories[1].title', line: 4 });
+    expect(problem.message).toContain('"title", "description" or "requirement"');
+    const two = '{"a": [{"id": 1, "title": "x"}],\n "b": [{"id": 2, "title": "y"}]}';
+    const ambiguous = errorOf(() => parseRequirements(two, '/x/p.json')).problems[0]!;
+    expect(ambiguous).toMatchObject({ key: 'a, b', line: 1 });
+    expect(ambiguous.message).toContain('more than one list of items');
+  });
+
+  it('writes the state back in the key the file uses: passes -> true, a status -> "done", bytes around kept', () => {
+    const doneByPasses = markRequirementDone(stories, '/x/prd.json', 'US-002');
+    expect(doneByPasses).toBe(stories.replace('"passes": false, "notes"', '"passes": true, "notes"'));
+    const doneByStatus = markRequirementDone(stories, '/x/prd.json', 'US-003');
+    expect(doneByStatus).toBe(stories.replace('"status": "In Progress"', '"status": "done"'));
+    expect(parseRequirements(doneByPasses, '/x/prd.json').tasks[1]!.decision).toBe('skip');
+  });
+
+  it('reads status words without case, spaces or separators', () => {
+    const list = (status: string) => parseRequirements(`[{"id": 1, "title": "t", "status": ${JSON.stringify(status)}, "verify": "true"}]`, '/x/r.json').tasks[0]!.decision;
+    expect(['todo', 'To Do', 'doing', 'in-progress', 'WIP', 'Not started'].map(list)).toEqual(['loop', 'loop', 'loop', 'loop', 'loop', 'loop']);
+    expect(['Done', 'COMPLETED', 'finished', 'blocked'].map(list)).toEqual(['skip', 'skip', 'skip', 'skip']);
+  });
+});

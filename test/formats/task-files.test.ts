@@ -161,3 +161,55 @@ describe('writeTaskFileResult', () => {
     expect(done).toContain('## Rejected by ralf run');
   });
 });
+
+describe('task files as people write them', () => {
+  it('takes the lifecycle folder as the state of a file that names none, and writes the state into a frontmatter it adds', async () => {
+    const { loadRunTarget } = await import('../../src/formats/detect.js');
+    const dir = tempDir();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'Approved'));
+    mkdirSync(join(dir, 'Done'));
+    writeFileSync(join(dir, 'Approved', '01-inbox.md'), '# Summarise the inbox\r\n\r\nOne line per file.\r\n');
+    writeFileSync(join(dir, 'Approved', 'README.md'), '# What goes here\n');
+    writeFileSync(join(dir, 'Done', '00-setup.md'), '---\ntitle: Setup\n---\n');
+    const target = await loadRunTarget(dir, { tests_command: 'npm test' });
+    const plan = target.plans[0]!;
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.attributes.status])).toEqual([
+      ['Summarise the inbox', 'loop', 'Approved'],
+      ['Setup', 'skip', 'Done'],
+    ]);
+    target.onTaskResult!(plan, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 });
+    const moved = readFileSync(join(dir, 'Done', '01-inbox.md'), 'utf8');
+    expect(moved.startsWith('---\r\nstate: Done\r\ncompleted_at: "')).toBe(true);
+    expect(moved).toContain('\r\niterations: 1\r\n');
+    expect(readFileSync(join(dir, 'Done', '01-inbox.md'), 'utf8')).toMatch(/---\r\n# Summarise the inbox\r\n\r\nOne line per file\.\r\n$/);
+  });
+
+  it('reads keys in any case and writes back the line the file has', () => {
+    const dir = tempDir();
+    const path = join(dir, '01-slug.md');
+    writeFileSync(path, '---\nTitle: slugify()\nStatus: Approved # ready\nVerify: node t.mjs\nFiles: [src/slug.mjs]\n---\nBody\n');
+    const plan = parseTaskFiles(load(dir), dir);
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.checks.map((c) => (c.kind === 'command_succeeds' ? c.command : '')), t.files])).toEqual([['slugify()', 'loop', ['node t.mjs'], ['src/slug.mjs']]]);
+    writeTaskFileResult(plan, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 }, NOW);
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('Status: Done # ready\n');
+    expect(after).not.toMatch(/^status:/m);
+    expect(parseTaskFiles(load(dir), dir).tasks[0]!.decision).toBe('skip');
+  });
+
+  it('reads acceptance criteria written as sentences like PRD sub-bullets, typed ones as before', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'a.md'),
+      '---\nstatus: Approved\nacceptanceCriteria:\n  - "`node m.mjs` passes"\n  - "`src/s.mjs` contains `median`"\n  - type: file_exists\n    path: src/s.mjs\n  - Handles an empty list\n---\n',
+    );
+    const task = parseTaskFiles(load(dir), dir).tasks[0]!;
+    expect(task.checks.map((c) => [c.kind, c.source.line])).toEqual([
+      ['command_succeeds', 4],
+      ['contains_text', 5],
+      ['file_exists', 6],
+    ]);
+    expect(task.manual).toEqual(['Handles an empty list']);
+  });
+});
