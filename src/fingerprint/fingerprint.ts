@@ -57,7 +57,7 @@ import {
   renderDiagnostic,
   tracebackException,
 } from './signals.js';
-import { failureUnits, listedFailures, valueDetails, type FailureUnit } from './units.js';
+import { VALUE_LINE, failureUnits, listedFailures, valueDetails, type FailureUnit } from './units.js';
 import { unitNames } from './failing-tests.js';
 import { EXTRACTORS, type RunnerExtractor } from './extractors/index.js';
 
@@ -568,6 +568,14 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
     if (ctx >= 0) {
       parts.push(describeLine(lines, ctx));
       source = ctx;
+    }
+  }
+  // A value line that is the error (`expected: 1200`, a word `expected` makes it one) goes with
+  // the value lines right above it (`actual  : 1199`): one value alone does not tell two apart.
+  if (VALUE_LINE.test(lines[index]!.text)) {
+    for (let j = index - 1; j >= 0 && j >= index - 2 && VALUE_LINE.test(lines[j]!.text); j--) {
+      parts.unshift(describeLine(lines, j));
+      source = j;
     }
   }
   const primary = describeLine(lines, index);

@@ -130,7 +130,7 @@ export function markStacks(lines: Line[]): Line[] {
 }
 
 /** A line that starts with a number and a space (`6   color: @brand-colr;`). */
-const NUMBERED = /^\s*(\d{1,6}) /;
+const NUMBERED = /^\s*(\d{1,6})(?: |$)/;
 
 /**
  * Marks source excerpts printed without a gutter bar (lessc: `5 .card {`, `6   color: x;`):

@@ -51,7 +51,7 @@ const CODE = [
   /^\s*[>%#;]?\s*L?\d+\s*[|│]/,
   /^\s*\d+:\s{2,}\S/,
   // (and the box a report draws around its excerpt: `╭─[ src/main.js:2:22 ]`)
-  /^\s*[%#;]?\s*[|│╭┌]/,
+  /^\s*[%#;]?\s*(?:[|│╭┌]|,-\[)/,
   /^\s*-->\s/,
   /^\s*:::\s/,
   /^\s*=\s*(?:note|help):/,

@@ -39,7 +39,8 @@ const PORT_WORD = /\b(port)(\s*[:=#]?\s*)\d{2,5}\b/gi;
 const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
 const ISO_DATETIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
 const SLASH_DATE = /\b\d{4}\/\d{2}\/\d{2}\b|\b\d{2}\/\d{2}\/\d{4}\b/g;
-const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g;
+// (Not glued to a word's colon: `cart.tex:4:43:26:` is a position chain, not a clock.)
+const CLOCK_TIME = /(?<!\w:)\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g;
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*';
 // `Sat Nov 21 23:58:03 2026`, `Nov 21, 2026`, `21 Nov 2026` (the clock part is folded in).
 const DAY_DATE = new RegExp(

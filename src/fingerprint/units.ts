@@ -84,7 +84,8 @@ function extractMessage(lines: Line[], from: number, to: number, runner: RunnerE
   return null;
 }
 
-const DIFF_LINE = /^\s*([-+])(?![->+])\s*(\S.*)$/;
+// (`- 42`, or doubled with no space: uvu's `++1200` / `--1199`; never a `---`/`+++` header)
+const DIFF_LINE = /^\s*([-+])(?:\1(?=[^\s>+-])|(?![->+])\s*)(\S.*)$/;
 
 function indent(text: string): number {
   return text.length - text.trimStart().length;

@@ -59,6 +59,27 @@ describe('what completes a line that says little', () => {
     expect(fp(out(7))).toBe(fp(out(0)));
   });
 
+  it('a diff whose markers are doubled and glued to the value (uvu `++1200` / `--1199`) gives the values; `-- Configuring` is no diff', () => {
+    const out = (got: number) =>
+      `   FAIL  "total of three lines"\n    Expected values to be strictly equal:  (is)\n\n        ++1200    (Expected)\n        --${got}    (Actual)\n\n    at assert (/tmp/n/node_modules/uvu/assert/index.js:33:8)\n`;
+    expect(fp(out(1199))).toBe('FAIL "total of three lines" | - 1199 (Actual) ; + 1200 (Expected)');
+    expect(fp(out(1300))).not.toBe(fp(out(1199)));
+    expect(fp('CMake Error at CMakeLists.txt:3 (add_exectuable):\n  Unknown CMake command "add_exectuable".\n\n\n-- Configuring incomplete, errors occurred!\n')).not.toContain('Configuring');
+  });
+
+  it('an excerpt ending on an empty numbered line is still an excerpt (lessc)', () => {
+    const out = (line: number) => `ParseError: Unrecognised input. Possibly missing something in /tmp/a/site.less on line ${line}, column 1:\n${line - 1} }\n${line} \n\n`;
+    expect(fp(out(13))).toBe('ParseError: Unrecognised input. Possibly missing something in site.less on line <n>, column <n>:');
+    expect(fp(out(20))).toBe(fp(out(13)));
+  });
+
+  it('a value line that is the error line brings the value lines right above it (core alone, QUnit TAP)', () => {
+    const out = (got: number) =>
+      `TAP version 13\nnot ok 1 cart > total of three lines\n  ---\n  message: failed\n  severity: failed\n  actual  : ${got}\n  expected: 1200\n  stack: |\n        at Object.<anonymous> (/tmp/a/test/cart.test.js:5:12)\n  ...\n`;
+    expect(core(out(1199))).toContain('actual : 1199 | expected: 1200');
+    expect(core(out(1300))).not.toBe(core(out(1199)));
+  });
+
   it('a value diagram under a message: its rows of pointers do not end the body', () => {
     const out = ['Error: check failed', '    total(items) == 1200', '    |            |', '    got 1199     false'].join('\n');
     expect(core(out)).toContain('got 1199 false');
@@ -76,6 +97,10 @@ describe('what completes a line that says little', () => {
     const colour = "  \u001b[31m×\u001b[0m eslint(no-unused-vars): Variable 'cnt' is declared but never used.\n   ╭─[src/cart.js:3:9]\n 3 │   const cnt = items.length;\n";
     expect(fp(ascii)).toBe("✖ eslint(no-unused-vars): Variable 'cnt' is declared but never used.");
     expect(fp(colour)).toBe(fp(ascii));
+    // The ASCII box around the excerpt (`,-[file:3:9]`) is the excerpt's, like `╭─[file:3:9]`.
+    const boxed = (line: number) => `  x eslint(no-debugger): \`debugger\` statement is not allowed\n   ,-[src/cart.js:${line}:3]\n ${line} |   debugger;\n   \`----\n`;
+    expect(fp(boxed(3))).toBe('✖ eslint(no-debugger): `debugger` statement is not allowed');
+    expect(fp(boxed(10))).toBe(fp(boxed(3)));
   });
 });
 

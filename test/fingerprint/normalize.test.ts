@@ -14,6 +14,7 @@ describe('normalizeValues: each dynamic-value category', () => {
     ["Java's file:/ URLs", 'file:/tmp/a/b/src/Cart.groovy: 12: Apparent variable', 'Cart.groovy: Apparent variable'],
     ['a path glued to a word and a colon', 'ERROR:/tmp/ci-1/workspace/src/cart.vala.c:93:__lambda4_: assertion failed', 'ERROR:cart.vala.c:__lambda4_: assertion failed'],
     ['GNU line.column ranges', 'src/cart.vala:12.16-12.19: error: x', 'cart.vala: error: x'],
+    ['a position chain glued to a file is no clock', 'paper/cart.tex:4:43:26:You should avoid spaces', 'cart.tex:You should avoid spaces'],
     ['Pascal $ addresses', 'Runtime error 201 at $0000000000401142', 'Runtime error 201 at 0x<addr>'],
     ['windows paths', 'C:\\Users\\me\\proj\\src\\App.cs(12,5): error', 'App.cs: error'],
     ['line:col after a file', 'src/lib.rs:48:9: panicked', 'lib.rs: panicked'],
