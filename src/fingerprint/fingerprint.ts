@@ -48,6 +48,7 @@ import {
   SCORE_EXCEPTION,
   SCORE_LOCATED,
   SCORE_STRONG,
+  SCORE_WEAK,
   SCORE_WRAPPER,
   CARET_MESSAGE,
   lineScore,
@@ -522,6 +523,30 @@ function diagnosticUnits(lines: Line[]): string[] {
   return [...out];
 }
 
+/**
+ * Failing units when neither a test runner nor located diagnostics name any: the error lines
+ * that open with the same word as the chosen one (`FAIL alpha: …`, `FAIL beta: …` from a check
+ * script, `ERROR: …` lines of a home-made runner), normalised, when the output holds at least
+ * two (one is the fingerprint itself; the delta reads a list shrunk to it). A list
+ * of failures printed in one shape is a list of units whatever printed it, so fixing one of
+ * them shrinks the set instead of reading as "the same error" while the first one remains.
+ */
+function siblingUnits(lines: Line[], chosen: number): string[] {
+  const normal = (t: string) => truncate(stripLogPrefix(normalizeValues(t.trim())), MAX_LENGTH);
+  const first = normal(lines[chosen]!.text);
+  const lead = first.slice(0, first.indexOf(' ') + 1);
+  // A word (`FAIL`, `ERROR:`; not a symbol, path or number: code frames and locations are not a list).
+  if (lead === '' || lead.toLowerCase() === lead.toUpperCase()) return [];
+  const out = new Set<string>();
+  for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
+    const t = lines[i]!.text;
+    if (!t.includes(lead) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_WEAK) continue;
+    const n = normal(t);
+    if (n.startsWith(lead)) out.add(n);
+  }
+  return out.size >= 2 ? [...out] : [];
+}
+
 function lastMeaningful(lines: Line[]): number {
   for (let i = lines.length - 1; i >= 0; i--) if (lineKind(lines[i]!) === 'text') return i;
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.text.trim() !== '') return i;
@@ -545,14 +570,17 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   const units = failureUnits(lines, extractors);
   // No known signature: the runner shape whose failing units were read names the tool (`ctest`, `tap`).
   const tool = signature ?? units[0]?.runner ?? null;
-  const failing_units = unitNames(lines, units, extractors, diagnosticUnits);
   const unit = pickUnit(units);
   if (unit) {
     const r = fromUnit(lines, unit, units);
-    return { fingerprint: r.text, line: r.line, tool, failing_units };
+    return { fingerprint: r.text, line: r.line, tool, failing_units: unitNames(lines, units, extractors, diagnosticUnits) };
   }
 
   const { index, score } = strongestLine(lines);
+  const failing_units = unitNames(lines, units, extractors, (ls) => {
+    const located = diagnosticUnits(ls);
+    return located.length > 0 || index < 0 ? located : siblingUnits(ls, index);
+  });
   if (index < 0) {
     const diff = diffChange(lines);
     if (diff) return { fingerprint: diff, line: null, tool, failing_units };

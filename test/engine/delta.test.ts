@@ -14,6 +14,13 @@ describe('computeDelta', () => {
     expect(judgeDelta(d, 1)).toMatchObject({ improved: true, progress: true, reasons: ['no longer failing: b'] });
   });
 
+  it('a list of units shrunk to its last one (no units named any more) is the others fixed', () => {
+    const h = history(at([check(0, { fp: 'FAIL a: want 1', tests: ['FAIL a: want 1', 'FAIL b: want 2'] })], 'FAIL a: want 1', 'd1'));
+    expect(computeDelta(h, at([check(0, { fp: 'FAIL a: want 1' })], 'FAIL a: want 1', 'd2')).tests_fixed).toEqual(['FAIL b: want 2']);
+    // Output that names no unit and is not one of them tells nothing.
+    expect(computeDelta(h, at([check(0, { fp: 'Segmentation fault' })], 'Segmentation fault', 'd2')).tests_fixed).toEqual([]);
+  });
+
   it('a check fixed while the first check fails identically is an improvement', () => {
     const h = history(at([check(0, { fp: 'A' }), check(1, { fp: 'B' })], 'A', 'd1'));
     expect(judge(h, at([check(0, { fp: 'A' }), check(1)], 'A', 'd2'))).toMatchObject({ improved: true, reasons: ['check fixed: node check2.js'] });

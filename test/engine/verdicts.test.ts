@@ -44,6 +44,30 @@ describe('verdicts: progress the checks can see', () => {
     expect(verdicts).toEqual(['retry', 'retry', 'pass']);
   });
 
+  it.each([
+    ['gamma, beta, alpha', ['gamma', 'beta', 'alpha']],
+    ['gamma, alpha, beta', ['gamma', 'alpha', 'beta']],
+  ])('a check script that lists its failures in its own words: fixing one of three (%s) is progress until it passes', async (_order, order) => {
+    const script = ['set -u', 'source src/vals.sh', 'rc=0', ...['alpha', 'beta', 'gamma'].map((n, i) => `[ "$${n}" = ${i + 1} ] || { echo "FAIL ${n}: expected ${i + 1}, got $${n}"; rc=1; }`), 'exit $rc', ''].join('\n');
+    const vals = (v: Record<string, number>) => Object.entries(v).map(([k, x]) => `${k}=${x}`).join('\n') + '\n';
+    const v = { alpha: 0, beta: 0, gamma: 0 };
+    const p = new Project({
+      tasks: autoTask({ name: 'Set the values', files: ['src/vals.sh'], verify: 'bash check.sh' }),
+      files: { 'src/vals.sh': vals(v), 'check.sh': script },
+      config: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 },
+    });
+    expect((await p.verify(1)).json).toMatchObject({ verdict: 'retry', iteration: 1 });
+    const verdicts: string[] = [];
+    for (const name of order) {
+      v[name as keyof typeof v] = ['alpha', 'beta', 'gamma'].indexOf(name) + 1;
+      p.write('src/vals.sh', vals(v));
+      const r = await p.verify(1);
+      verdicts.push(r.json.verdict);
+      if (r.json.verdict === 'retry') expect(r.json.progress_reasons.join('; ')).toMatch(new RegExp(`no longer failing: FAIL ${name}`));
+    }
+    expect(verdicts).toEqual(['retry', 'retry', 'pass']);
+  });
+
   it('a fix outside <files> that moves the error downstream inside the check is progress', async () => {
     const check = `const app = require('./src/app.js');
 if (app() !== 42) { console.error('AssertionError: expected 42, got ' + app()); process.exit(1); }

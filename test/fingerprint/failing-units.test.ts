@@ -45,6 +45,16 @@ describe('fingerprint failing_units: the set of failing units beside the fingerp
     expect(all).toEqual(expect.arrayContaining(two));
   });
 
+  it('a list of failures in one shape from any script: its lines are the units (two or more)', () => {
+    const out = (names: string[]) => ['checking values', ...names.map((n, i) => `2026-11-24T06:1${i}:00.123Z FAIL ${n}: expected ${i + 1}, got 0`), 'done: some checks failed'].join('\n');
+    expect(fingerprint(out(['alpha', 'beta', 'gamma'])).failing_units).toEqual(['FAIL alpha: expected 1, got 0', 'FAIL beta: expected 2, got 0', 'FAIL gamma: expected 3, got 0']);
+    // Timestamps differ run to run, the units do not; one line left is the fingerprint itself.
+    expect(fingerprint(out(['alpha', 'beta'])).failing_units).toEqual(['FAIL alpha: expected 1, got 0', 'FAIL beta: expected 2, got 0']);
+    expect(fingerprint(out(['alpha'])).failing_units).toEqual([]);
+    // Whatever the shape: two commands a script could not find are two units.
+    expect(fingerprint('./run.sh: line 3: foo: command not found\n./run.sh: line 4: bar: command not found\n').failing_units).toEqual(['run.sh: line <n>: bar: command not found', 'run.sh: line <n>: foo: command not found']);
+  });
+
   it('warnings and a script crash name no unit', () => {
     expect(fingerprint('src/a.c:3:5: warning: unused variable ‘x’ [-Wunused-variable]\n').failing_units).toEqual([]);
     expect(fingerprint(read('node-uncaught-verbose.txt')).failing_units).toEqual([]);

@@ -14,7 +14,7 @@
 import { failed } from './check-status.js';
 import type { CheckResult, IterationDelta } from './types.js';
 
-type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests'>;
+type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint'>;
 
 /** What the delta needs to know about one iteration. */
 export interface DeltaInput {
@@ -68,7 +68,7 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     }
     if (!failed(c)) continue; // skipped now: unknown
     const before = new Set(p.failing_tests ?? []);
-    const after = new Set(c.failing_tests ?? []);
+    const after = new Set(c.failing_tests ?? lastOfList(before, c));
     // A check whose output named no failing unit before (a compile error, a crash) and names
     // some now got further: the error moved downstream inside the check.
     if (before.size === 0 && after.size > 0) stage.push(`${p.command}: from an error before any test ran to failing tests`);
@@ -98,6 +98,17 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
 
 const MAX_LISTED = 5;
 const list = (xs: string[]) => (xs.length <= MAX_LISTED ? xs.join(', ') : `${xs.slice(0, MAX_LISTED).join(', ')} and ${xs.length - MAX_LISTED} more`);
+
+/**
+ * A list of failures in one shape names its units only while it holds two or more
+ * (fingerprint.ts, siblingUnits): when it shrinks to one, that one is the check's
+ * fingerprint line, so the others were fixed.
+ */
+function lastOfList(before: Set<string>, cur: Pick<CheckResult, 'fingerprint'>): string[] {
+  if (before.size < 2 || !cur.fingerprint) return [];
+  const left = [...before].filter((u) => cur.fingerprint!.startsWith(u));
+  return left.length === 1 ? left : [];
+}
 
 export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgement {
   if (d.first) return { improved: true, progress: true, reasons: ['first iteration'] };
