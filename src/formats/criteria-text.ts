@@ -17,7 +17,7 @@ import { machineResolver } from '../plan/resolve-programs.js';
 
 /** Programs on this machine's PATH / node_modules/.bin (issue 13: a bare line is a command when its first word resolves). */
 let onThisMachine: ProgramResolver | null = null;
-const resolves: ProgramResolver = (name) => (onThisMachine ??= machineResolver(process.cwd()))(name);
+export const resolves: ProgramResolver = (name) => (onThisMachine ??= machineResolver(process.cwd()))(name);
 import type { Check, CheckSource } from '../plan/model.js';
 
 export type CriterionReading =
@@ -40,6 +40,14 @@ const BARE_PASSES = new RegExp(String.raw`^(.+?)\s+${PASSES}\.?$`, 'i');
 const CRITERION_LABEL = /^(?:acceptance(?:\s+criteri(?:a|on))?|ac|done when)\s*:\s*(.+)$/i;
 const TESTS_PASS = /^(?:all\s+)?(?:the\s+)?(?:unit\s+)?tests?\s+(?:pass|passes|are green|succeed)\.?$/i;
 
+/**
+ * A leading label without its emphasis: `**Acceptance:** x`, `**Files**: x`, `__Verify__: x` →
+ * `Acceptance: x`. Generated PRDs bold their labels; the label means the same.
+ */
+export function withoutLabelEmphasis(text: string): string {
+  return text.replace(/^(\*\*|__|\*|_)([A-Za-z][\w ()/-]{0,40}?)(:?)\1(:?)(?=\s|$)/, (all, _m, label: string, inner: string, outer: string) => (inner || outer ? `${label}:` : all));
+}
+
 /** Inline code spans in a text (backticks removed). */
 export function codeSpans(text: string): string[] {
   return [...text.matchAll(CODE)].map((m) => m[1]!.trim()).filter((s) => s !== '');
@@ -58,7 +66,7 @@ export function readCriterionText(
   source: CheckSource,
   testsCommand: string | undefined,
 ): CriterionReading {
-  const text = raw.trim();
+  const text = withoutLabelEmphasis(raw.trim());
   const labelled = CRITERION_LABEL.exec(text);
   if (labelled) return readCriterionText(labelled[1]!, source, testsCommand);
   const prefixed = COMMAND_PREFIX.exec(text);

@@ -111,7 +111,12 @@ export function detectRunTarget(path: string): DetectedTarget {
   }
   const name = basename(abs);
   const ext = extname(name).toLowerCase();
-  if (PLAN_FILE.test(name)) return { kind: 'gsd-plan', path: abs };
+  if (PLAN_FILE.test(name)) {
+    // `fix_plan.md`, `IMPLEMENTATION_PLAN.md`: Ralph loops' checklists end in PLAN.md too. A file
+    // with checklist items and no GSD <task> element is a PRD checklist.
+    const text = readUserText(abs, { what: 'plan' });
+    return !/<task[\s>]/i.test(text) && CHECKLIST_ITEM.test(text) ? { kind: 'prd', path: abs } : { kind: 'gsd-plan', path: abs };
+  }
   if (ext === '.json') {
     if (/^ralph\.json$/i.test(name)) return { kind: 'ralph-json', path: abs };
     if (/requirements\.json$/i.test(name)) return { kind: 'requirements', path: abs };

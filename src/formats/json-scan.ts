@@ -104,9 +104,10 @@ export function scanJson(text: string): ScannedJson {
           obj[k] = readValue([...path, k], { start: keyStart, end: keyEnd });
           ws();
           if (text[i] === ',') {
-            i++;
+            const comma = i++;
             ws();
-            if (text[i] === '}') fail('trailing comma before "}"');
+            // Point at the comma (the character to delete), not at the bracket lines below it.
+            if (text[i] === '}') fail('trailing comma before "}" (delete the comma)', comma);
             continue;
           }
           if (text[i] === '}') {
@@ -127,9 +128,10 @@ export function scanJson(text: string): ScannedJson {
           arr.push(readValue([...path, arr.length]));
           ws();
           if (text[i] === ',') {
-            i++;
+            const comma = i++;
             ws();
-            if (text[i] === ']') fail('trailing comma before "]"');
+            // Point at the comma (the character to delete), not at the bracket lines below it.
+            if (text[i] === ']') fail('trailing comma before "]" (delete the comma)', comma);
             continue;
           }
           if (text[i] === ']') {

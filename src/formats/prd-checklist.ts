@@ -6,14 +6,16 @@
  */
 import { appendFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { List, ListItem, Nodes, Paragraph, Root } from 'mdast';
+import type { Code, List, ListItem, Nodes, Paragraph, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
-import { commandsAfterLabel, readCriterionText } from './criteria-text.js';
+import { commandsAfterLabel, readCriterionText, resolves, withoutLabelEmphasis } from './criteria-text.js';
+import { criteriaFromRange } from '../plan/criteria.js';
+import { lineIndex } from '../plan/lines.js';
 import { learningFrom } from './copilot-ralf.js';
 import { slugOf, uniqueIds } from './item-identity.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
@@ -34,13 +36,13 @@ export interface PrdItem {
   end_line: number;
   /** The item's own text after the checkbox (first paragraph), lines trimmed. */
   text_lines: string[];
-  /** Text of the item's non-checkbox sub-bullets and later paragraphs (criteria candidates). */
-  criteria_lines: Array<{ text: string; line: number }>;
+  /** Text of the item's non-checkbox sub-bullets and later paragraphs (criteria candidates); a code fence is one entry. */
+  criteria_lines: Array<{ text: string; line: number; fence?: { lang: string; value: string } }>;
   section: string | null;
 }
 
 const CHECKBOX = /^([-*+]|\d{1,9}[.)])([ \t]+)\[([ xX~])\](?=[ \t]|\r?\n|$)/;
-const INLINE_VERIFY = /(?:^|\s)(?:verify|verified by)\s*:\s*(.+)$/i;
+const INLINE_VERIFY = /(?:^|\s)(?:\*\*|__)?(?:verify|verified by)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i;
 
 function parseTree(text: string): Root {
   return unified().use(remarkParse).use(remarkGfm).parse(text);
@@ -62,6 +64,23 @@ function headingText(text: string, node: Nodes): string {
   return sliceOf(text, node).replace(/^#{1,6}\s*/, '').replace(/\s*#*\s*$/, '').trim();
 }
 
+/** A fenced block under an item: one entry (its body, dedented by the Markdown parser), never a line each. */
+function fenceEntry(node: Code): PrdItem['criteria_lines'][number] {
+  return { text: node.value, line: node.position?.start.line ?? 1, fence: { lang: (node.lang ?? '').toLowerCase(), value: node.value } };
+}
+
+/**
+ * The check of a fence under an item, by the rules of a GSD plan's fences (src/plan/criteria.ts):
+ * a shell fence is ONE script run as written (console prompts stripped), an unlabelled fence
+ * only when every line is a command, other languages nothing: an example, not a criterion.
+ */
+function fenceChecks(fence: { lang: string; value: string }, line: number): Check[] {
+  const text = `\`\`\`\`${fence.lang}\n${fence.value}\n\`\`\`\`\n`;
+  const criteria = criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'criteria', mode: 'verify', resolves });
+  // The synthetic text starts at the fence line; its body begins one line later.
+  return criteria.flatMap((c) => c.checks.map((check) => ({ ...check, source: { ...check.source, line: line + check.source.line - 1 } })));
+}
+
 /** Finds the checklist items in document order (pure; exported for write-back and tests). */
 export function findPrdItems(source: string): PrdItem[] {
   const bom = source.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -81,6 +100,7 @@ export function findPrdItems(source: string): PrdItem[] {
       if (checkboxOf(child)) continue;
       for (const node of child.children) {
         if (node.type === 'list') collectCriteria(node, out);
+        else if (node.type === 'code') out.push(fenceEntry(node));
         else {
           const lines = sourceLines(sliceOf(text, node));
           const firstLine = node.position?.start.line ?? child.position?.start.line ?? 1;
@@ -111,6 +131,7 @@ export function findPrdItems(source: string): PrdItem[] {
         }
         for (const child of first && first.type === 'paragraph' ? rest : node.children) {
           if (child.type === 'list') collectCriteria(child, criteria);
+          else if (child.type === 'code') criteria.push(fenceEntry(child));
           else {
             const line0 = child.position?.start.line ?? 1;
             sourceLines(sliceOf(text, child)).forEach((l, i) => criteria.push({ text: l, line: line0 + i }));
@@ -190,7 +211,18 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
   });
 
   const files: string[] = [];
-  for (const c of item.criteria_lines) {
+  for (const entry of item.criteria_lines) {
+    if (entry.fence) {
+      const fenced = fenceChecks(entry.fence, entry.line);
+      if (fenced.length > 0) {
+        checks.push(...fenced);
+        criteriaText.push(`\`\`\`${entry.fence.lang}\n${entry.fence.value}\n\`\`\``);
+      } else description.push(`\`\`\`${entry.fence.lang}\n${entry.fence.value}\n\`\`\``);
+      continue;
+    }
+    const c = { ...entry, text: withoutLabelEmphasis(entry.text) };
+    // A label alone (`Acceptance criteria:`, `Tests:`) heads the sub-list under it; it is not a criterion.
+    if (/^[^`:]{1,60}:$/.test(c.text)) continue;
     const described = DESCRIPTION_LABEL.exec(c.text);
     if (described) {
       if (described[1]!.trim()) description.push(described[1]!.trim());

@@ -191,3 +191,15 @@ describe('detectRunTarget: JSON decided by shape', () => {
     expect(() => detectRunTarget(join(dir, 'other.json'))).toThrow(/userStories/);
   });
 });
+
+describe('detectRunTarget: a checklist named *PLAN.md', () => {
+  it('is a PRD checklist when it has checklist items and no GSD <task>', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'fix_plan.md'), '# Fix plan\n\n- [ ] Lexer: escaped quotes. Verify: `make test`\n');
+    writeFileSync(join(dir, 'IMPLEMENTATION_PLAN.md'), '## Next\n\n* [ ] Parser errors\n');
+    writeFileSync(join(dir, '01-01-PLAN.md'), '---\nphase: 01\n---\n- [ ] a note\n<tasks>\n<task type="auto"><name>x</name></task>\n</tasks>\n');
+    expect(detectRunTarget(join(dir, 'fix_plan.md')).kind).toBe('prd');
+    expect(detectRunTarget(join(dir, 'IMPLEMENTATION_PLAN.md')).kind).toBe('prd');
+    expect(detectRunTarget(join(dir, '01-01-PLAN.md')).kind).toBe('gsd-plan');
+  });
+});

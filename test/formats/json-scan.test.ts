@@ -18,7 +18,8 @@ describe('scanJson', () => {
 
   it('reports the offset of the first syntax error', () => {
     const cases: Array<[string, number, string]> = [
-      ['{"a": 1,}', 8, 'trailing comma before "}"'],
+      ['{"a": 1,}', 7, 'trailing comma before "}" (delete the comma)'],
+      ['[1,\n]', 2, 'trailing comma before "]" (delete the comma)'],
       ['[1 2]', 3, 'expected "," or "]", found "2"'],
       ['{"a": 1} x', 9, 'unexpected "x" after the JSON value'],
       ['{"a": // c\n1}', 6, 'comments are not allowed in JSON'],

@@ -182,3 +182,52 @@ describe('write-back', () => {
     expect(readFileSync(join(dir, 'progress.md'), 'utf8')).toBe(`agent notes without newline\n\n${progressEntry({ number: 1, name: 'A' }, { verdict: 'pass', stop_reason: 'success', iterations: 1 }, NOW)}`);
   });
 });
+
+describe('PRD checklists as generators and people write them', () => {
+  it('reads bold labels like plain ones, and a label alone as the heading of its sub-list', () => {
+    const text = [
+      '- [ ] **Task 1: Server** [effort: low]',
+      '  - **Description:** Set up `src/server.js`',
+      '  - **Files**: `src/server.js`, `package.json`',
+      '  - **Acceptance criteria:**',
+      '    - `npm test` passes',
+      '    - `src/server.js` exists',
+      '- [ ] Tag it **Verify:** `git tag --list v1 | grep -q v1`',
+    ].join('\n');
+    const plan = parsePrdChecklist(text, '/p/PRD.md');
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.checks.map((c) => (c.kind === 'file_exists' ? c.path : (c as { command: string }).command)), t.manual, t.files])).toEqual([
+      ['Task 1: Server', 'loop', ['npm test', 'src/server.js'], [], ['src/server.js', 'package.json']],
+      ['Tag it', 'loop', ['git tag --list v1 | grep -q v1'], [], []],
+    ]);
+    expect(plan.tasks[0]!.elements.action).toBe('Task 1: Server\nSet up `src/server.js`');
+  });
+
+  it('runs a shell fence under an item as ONE script (GSD fence rules); other languages are examples, not criteria', () => {
+    const text = [
+      '# Health',
+      '',
+      '- [ ] Health endpoint',
+      '  ```bash',
+      '  node scripts/serve.mjs &',
+      '  curl -fsS localhost:8080/health',
+      '  ```',
+      '- [ ] Docs snippet',
+      '  - Example:',
+      '    ```js',
+      '    await fetch("/health");',
+      '    ```',
+      '- [ ] Session',
+      '  ```console',
+      '  $ npm run build',
+      '  > built in 2s',
+      '  ```',
+    ].join('\n');
+    const plan = parsePrdChecklist(text, '/p/PRD.md');
+    expect(plan.tasks.map((t) => [t.decision, t.checks.map((c) => [(c as { command: string }).command, c.source.line]), t.manual])).toEqual([
+      ['loop', [['node scripts/serve.mjs &\ncurl -fsS localhost:8080/health', 5]], []],
+      ['skip', [], []],
+      ['loop', [['npm run build', 15]], []],
+    ]);
+    expect(plan.tasks[1]!.elements.action).toContain('await fetch("/health");');
+  });
+});

@@ -70,8 +70,9 @@ describe('parseRalphJson: validation', () => {
 
   it('reports malformed JSON with file, line and column', () => {
     const err = errorOf(() => parseRalphJson('{\n  "task": "t",\n  "acceptance_criteria": [],\n}\n', path));
-    expect(err.problems[0]).toMatchObject({ file: path, line: 4, column: 1, message: 'invalid JSON: trailing comma before "}"' });
-    expect(err.message).toBe('/x/ralph.json:4:1: invalid JSON: trailing comma before "}"');
+    // The comma is what to delete: its line and column, not the bracket's.
+    expect(err.problems[0]).toMatchObject({ file: path, line: 3, column: 28, message: 'invalid JSON: trailing comma before "}" (delete the comma)' });
+    expect(err.message).toBe('/x/ralph.json:3:28: invalid JSON: trailing comma before "}" (delete the comma)');
     expect(errorOf(() => parseRalphJson('', path)).message).toBe('/x/ralph.json: file is empty');
     expect(errorOf(() => parseRalphJson('{"task": "a\nb"}', path)).problems[0]).toMatchObject({ line: 1, column: 12 });
     expect(errorOf(() => parseRalphJson("{'task': 1}", path)).problems[0]!.message).toBe('invalid JSON: expected a double-quoted property name, found "\'"');

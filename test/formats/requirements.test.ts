@@ -71,7 +71,7 @@ describe('parseRequirements: shapes and errors', () => {
 
   it('rejects JSON that is not a requirements list', () => {
     expect(errorOf(() => parseRequirements('{"items": []}', path)).problems[0]).toMatchObject({ message: 'expected an array of requirements, or an object with a "requirements" array' });
-    expect(errorOf(() => parseRequirements('[{"id": "a",}]', path)).problems[0]).toMatchObject({ line: 1, column: 13, message: 'invalid JSON: trailing comma before "}"' });
+    expect(errorOf(() => parseRequirements('[{"id": "a",}]', path)).problems[0]).toMatchObject({ line: 1, column: 12, message: 'invalid JSON: trailing comma before "}" (delete the comma)' });
   });
 
   it('skips statuses other than pending/done with the reason', () => {
