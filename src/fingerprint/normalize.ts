@@ -8,6 +8,8 @@
  * (timestamps before `file:line`, URLs before paths, paths before hashes).
  */
 
+/** A segment that is an index (`1` in `/items/1/qty`). */
+const INDEX = /^\d+$/;
 const EXT_LESS_FILES = /^(Makefile|GNUmakefile|makefile|Dockerfile|Containerfile|Jenkinsfile|Rakefile|Gemfile|Vagrantfile|Procfile|Justfile|justfile|BUILD|WORKSPACE)$/;
 
 /** The last segment of a path (`/a/b/c.ts` → `c.ts`, `a/b/` → `b`). */
@@ -17,14 +19,18 @@ export function basename(path: string): string {
   return i >= 0 ? trimmed.slice(i + 1) : trimmed;
 }
 
-/** True when `token` looks like a file path (not `and/or`, `3/4` or `I/O`). */
+/**
+ * True when `token` looks like a file path (not `and/or`, `3/4` or `I/O`, nor a JSON pointer or
+ * route with an index, `/items/1/qty`, `/api/users/42`: which item is the specific).
+ */
 export function looksLikePath(token: string): boolean {
   if (!token.includes('/') && !token.includes('\\')) return false;
   if (!/[A-Za-z]/.test(token)) return false;
-  if (/^(~|\.{1,2})?[/\\]/.test(token)) return true;
   const segments = token.split(/[/\\]/).filter(Boolean);
-  if (segments.length >= 3) return true;
   const last = segments[segments.length - 1] ?? '';
+  if (!last.includes('.') && !EXT_LESS_FILES.test(last) && segments.some((s) => INDEX.test(s))) return false;
+  if (/^(~|\.{1,2})?[/\\]/.test(token)) return true;
+  if (segments.length >= 3) return true;
   return /\.[A-Za-z][\w]{0,9}$/.test(last) || EXT_LESS_FILES.test(last) || segments.some((s) => s.includes('.'));
 }
 
@@ -77,9 +83,8 @@ const HEX_ADDR = /\b0x[0-9a-fA-F]+\b|\$[0-9A-F]{8,16}\b/g;
 const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
 const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
 const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
-const TMP_NAME = /\btmp(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}\b/g;
+const TMP_NAME = /\btmp(?:(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}|(\.)(?=[A-Za-z0-9]*[\dA-Z])[A-Za-z0-9]{6,})\b/g;
 // mktemp's default `tmp.XXXXXXXXXX` (letters and digits, at least one digit or upper case).
-const MKTEMP_NAME = /\btmp\.(?=[A-Za-z0-9]*[\dA-Z])[A-Za-z0-9]{6,}\b/g;
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b/g;
 const SIZE = /\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB|bytes)\b/g;
 const PID = /\b(pid|PID|Pid|process|Process)(\s*[:=#]?\s*)\d+\b/g;
@@ -162,8 +167,7 @@ function normalizeCommon(input: string): string {
   s = s.replace(COLON_LOCATION, (m, token: string) => (/[A-Za-z_]/.test(token) ? token : m));
   s = s.replace(PATH, replacePath);
   s = s.replace(GCC_TEMP, 'cc<tmp>.$1');
-  s = s.replace(TMP_NAME, 'tmp<tmp>');
-  s = s.replace(MKTEMP_NAME, 'tmp.<tmp>');
+  s = s.replace(TMP_NAME, (_m, dot?: string) => `tmp${dot ?? ''}<tmp>`);
   s = s.replace(TEMP_FILE_PART, '$1<tmp>');
   s = s.replace(HEX_ADDR, '0x<addr>');
   s = s.replace(JAVA_IDENTITY, '$1@<hash>');
