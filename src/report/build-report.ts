@@ -188,12 +188,13 @@ function detailItem(row: ReportRow, planPath: string, invocation: string | undef
   return item(...children);
 }
 
-/** One line per earlier segment, then the approved Rule 4 findings, then checks edited in the plan mid-loop. */
+/** One line per earlier segment, then the approved Rule 4 findings, checks edited in the plan mid-loop and tests skipped since the start. */
 function earlierLines(row: ReportRow): PhrasingContent[][] {
   return [
     ...segmentLines(row),
     ...(row.approved?.length ? [commands('Approved (Rule 4)', row.approved)] : []),
     ...(row.checks_edited?.length ? [commands('Checks edited in the plan during the loop, not run (the loop ran the ones it started with)', row.checks_edited)] : []),
+    ...(row.skipped_more?.length ? [commands('More tests skipped than where the loop started (a skipped test verifies nothing)', row.skipped_more)] : []),
   ];
 }
 

@@ -80,6 +80,8 @@ export interface ReportRow {
   approved?: string[];
   /** The plan's checks as edited during the loop (never run: the loop ran the ones it started with). */
   checks_edited?: string[];
+  /** Checks that skip more tests at the last iteration than where the loop started: `command: before → now`. */
+  skipped_more?: string[];
   /** Why the task was deferred (`ralf task defer`). */
   deferred?: string | null;
 }

@@ -5,6 +5,7 @@ import { describeCheck } from './describe.js';
 import { isFileCheck, runFileCheck } from './file-checks.js';
 import { runCommand } from './run-command.js';
 import { judgeCommand } from './judge.js';
+import { skippedTests } from './skip-count.js';
 import { oneShot } from './one-shot.js';
 import { pipelineWarnings, readGrepFiltersAsMeant } from '../plan/pipelines.js';
 import { readUserTextIfExists } from '../fs/read-user-text.js';
@@ -172,6 +173,7 @@ async function runOne(
   // These notes head the output, so the handoff, the fingerprint and a person all see why.
   const prefix = judgedNotes.map((n) => `[ralf] ${n}\n`).join('');
   const notes = [...judgedNotes, ...pipelineWarnings(check.command)];
+  const skips = ran ? skippedTests(outcome.output) : null;
   return {
     index,
     kind: check.kind,
@@ -184,6 +186,7 @@ async function runOne(
     output_tail: prefix + outcome.output,
     output_bytes: outcome.output_bytes,
     ...(notes.length > 0 ? { notes } : {}),
+    ...(skips !== null ? { skipped_tests: skips } : {}),
     ...(outcome.interrupted ? { interrupted: true } : {}),
   };
 }

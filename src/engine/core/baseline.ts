@@ -20,13 +20,16 @@ export interface Baseline {
   /** `task_start`: ralf task start ran the checks; `first_verify`: the first verify saw an untouched tree. */
   source: 'task_start' | 'first_verify';
   failing: BaselineFailure[];
+  /** Skipped tests each check's summary counted on the untouched tree (command → count; core/skips.ts). */
+  skipped?: Record<string, number>;
 }
 
 export function baselineOf(checks: CheckResult[], at: string, source: Baseline['source']): Baseline {
   const failing = checks
     .filter(failed)
     .map((c) => ({ command: c.command, fingerprint: c.fingerprint, ...(c.failing_tests?.length ? { failing_tests: c.failing_tests } : {}) }));
-  return { at, source, failing };
+  const counted = checks.filter((c) => c.skipped_tests !== undefined);
+  return { at, source, failing, ...(counted.length > 0 ? { skipped: Object.fromEntries(counted.map((c) => [c.command, c.skipped_tests!])) } : {}) };
 }
 
 /**

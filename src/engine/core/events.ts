@@ -4,6 +4,7 @@
  */
 import type { Check } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
+import type { MoreSkipped } from './skips.js';
 import type { CheckResult, Deferral, Escalation, Handoff, LoopState, StopReason, Verdict } from './types.js';
 
 /** The thresholds the reducer applies (from the effective config). */
@@ -63,6 +64,8 @@ export type LoopEvent =
       checks_at_start?: Check[];
       /** The plan's checks now, when they differ from the loop's (recorded; not run). */
       plan_checks_edited?: string[];
+      /** Checks that skip more tests than where the loop started (core/skips.ts). */
+      skipped_more?: MoreSkipped[];
       /** Diff-guard findings an approval covers (recorded, never a stop). */
       rule4_approved?: string[];
     }

@@ -241,6 +241,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     ...(findings.length > 0 ? { rule4_findings: findings } : {}),
     ...(event.rule4_approved?.length ? { rule4_approved: event.rule4_approved } : {}),
     ...(event.plan_checks_edited ? { plan_checks_edited: event.plan_checks_edited } : {}),
+    ...(event.skipped_more?.length ? { skipped_more: event.skipped_more } : {}),
   };
   const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
   const state: LoopState = {

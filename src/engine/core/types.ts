@@ -6,6 +6,7 @@
  */
 import type { Check, CheckKind } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
+import type { MoreSkipped } from './skips.js';
 
 /**
  * 2: tasks keyed by identity (`id:<id>` / `name:<slug>`, task-identity.ts) instead of position;
@@ -57,6 +58,8 @@ export interface CheckResult {
   failing_tests?: string[];
   /** What the check runner changed or judged beyond the exit status (watch mode off, <fails_when>, a silent green, a masking pipeline). */
   notes?: string[];
+  /** The skipped tests the run's own summary counts (src/verify/skip-count.ts); absent when it states none. */
+  skipped_tests?: number;
 }
 
 export interface IterationRecord {
@@ -100,6 +103,8 @@ export interface IterationRecord {
   rule4_approved?: string[];
   /** The plan's checks at this verify, when someone had edited them since the loop started (not run: `checks` ran the loop's). */
   plan_checks_edited?: string[];
+  /** Checks that skip more tests than where the loop started (core/skips.ts). */
+  skipped_more?: MoreSkipped[];
 }
 
 export interface IterationDelta {

@@ -15,6 +15,7 @@ import type { RalfLiteConfig } from '../../config/schema.js';
 import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
 import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js';
 import { checksToRun } from '../core/checks-at-start.js';
+import { moreSkipped, type MoreSkipped } from '../core/skips.js';
 import { resetCommand } from '../core/commands.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
@@ -96,6 +97,8 @@ export interface VerifyOutcome {
    * started: these did NOT run; `checks` are the ones the loop started with.
    */
   plan_checks_edited?: string[];
+  /** Checks whose run skips more tests than where the loop started (reported; not a failure). */
+  skipped_more?: MoreSkipped[];
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
   /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
@@ -443,6 +446,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (cfg.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
     checks = checks.map((c) => (failsAsBefore(c, baseline) ? { ...c, passed: true, fingerprint: null, notes: [...(c.notes ?? []), 'already failing before the task, and failing only as before: not blocking (preexisting_failures: allow)'] } : c));
   }
+  // A green run may have got there by skipping tests: said, for a human (core/skips.ts).
+  const skippedMore = moreSkipped(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -480,6 +485,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       start_source: startSource,
       ...(before?.checks_at_start ? {} : { checks_at_start: atStart }),
       ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
+      ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
       ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
@@ -489,7 +495,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (r.decision.verdict === 'stop' && r.decision.counted && tree !== null) await keepLoopTrees(root, loaded.stateId, scope.key ?? null, r.loop);
   const o0 = outcome(r, checks);
   const o1 = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
-  const o = planChecksEdited ? { ...o1, message: `${o1.message} Note: ${editedChecksNote(planChecksEdited, scope, loaded, startSource)}` } : o1;
+  const o2 = planChecksEdited ? { ...o1, message: `${o1.message} Note: ${editedChecksNote(planChecksEdited, scope, loaded, startSource)}` } : o1;
+  const o = skippedMore.length > 0 ? { ...o2, skipped_more: skippedMore, message: `${o2.message} Note: ${skippedMoreNote(skippedMore)}` } : o2;
   if (written === null) return o;
   const listed = Object.keys(written.paths);
   const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
@@ -506,6 +513,11 @@ function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, st
   const shown = edited.length === 0 ? 'none' : edited.slice(0, 5).map((c) => `\`${formatCommandForDisplay(c, 80)}\``).join(', ') + (edited.length > 5 ? ` and ${edited.length - 5} more` : '');
   const reset = resetCommand(loaded.planRel, scope.taskNumber, commandInvocation());
   return `${loaded.planRel} changed ${whose} since ${where} (now: ${shown}); ralf ran the checks ${where}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
+}
+
+function skippedMoreNote(more: MoreSkipped[]): string {
+  const each = more.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` skips ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} where the loop started)`);
+  return `${each.join('; ')}. A skipped test verifies nothing: unskip it and make it pass, unless the plan asks for the skip.`;
 }
 
 function sameCommands(recorded: string[], checks: Check[]): boolean {
