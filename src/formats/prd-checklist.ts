@@ -13,9 +13,8 @@ import { unified } from 'unified';
 import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
-import { commandsAfterLabel, readCriterionText, resolves, withoutLabelEmphasis } from './criteria-text.js';
-import { criteriaFromRange } from '../plan/criteria.js';
-import { lineIndex } from '../plan/lines.js';
+import { commandsAfterLabel, readCriterionText, withoutLabelEmphasis } from './criteria-text.js';
+import { fenceChecks } from './markdown-criteria.js';
 import { learningFrom } from './copilot-ralf.js';
 import { slugOf, uniqueIds } from './item-identity.js';
 import { buildPlan, buildTask, humanGateInText, planIdForSource, type TaskDraft } from './plan-builder.js';
@@ -52,9 +51,10 @@ function sliceOf(text: string, node: Nodes): string {
   return text.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
 }
 
-/** Source lines of a node without blockquote markers, trimmed, blank lines dropped. */
+/** Source lines of a node without blockquote markers or HTML comments (invisible when rendered: `<!-- group: 1 -->`), trimmed, blank lines dropped. */
 function sourceLines(raw: string): string[] {
   return raw
+    .replace(/<!--[\s\S]*?-->/g, '')
     .split(/\r?\n/)
     .map((l) => l.replace(/^\s*(?:>\s?)*/, '').trim())
     .filter((l) => l !== '');
@@ -67,18 +67,6 @@ function headingText(text: string, node: Nodes): string {
 /** A fenced block under an item: one entry (its body, dedented by the Markdown parser), never a line each. */
 function fenceEntry(node: Code): PrdItem['criteria_lines'][number] {
   return { text: node.value, line: node.position?.start.line ?? 1, fence: { lang: (node.lang ?? '').toLowerCase(), value: node.value } };
-}
-
-/**
- * The check of a fence under an item, by the rules of a GSD plan's fences (src/plan/criteria.ts):
- * a shell fence is ONE script run as written (console prompts stripped), an unlabelled fence
- * only when every line is a command, other languages nothing: an example, not a criterion.
- */
-function fenceChecks(fence: { lang: string; value: string }, line: number): Check[] {
-  const text = `\`\`\`\`${fence.lang}\n${fence.value}\n\`\`\`\`\n`;
-  const criteria = criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'criteria', mode: 'verify', resolves });
-  // The synthetic text starts at the fence line; its body begins one line later.
-  return criteria.flatMap((c) => c.checks.map((check) => ({ ...check, source: { ...check.source, line: line + check.source.line - 1 } })));
 }
 
 /** Finds the checklist items in document order (pure; exported for write-back and tests). */

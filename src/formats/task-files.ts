@@ -15,6 +15,7 @@ import { findKeyLine, setFrontmatterBlock, splitFrontmatter, updateFrontmatter, 
 import { uniqueIds } from './item-identity.js';
 import { readCriterionText } from './criteria-text.js';
 import { keyForm } from './json-items.js';
+import { bodyCriteria } from './markdown-criteria.js';
 import { persistenceBlock, rejectionSection } from './persistence-loop.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
@@ -182,6 +183,14 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
       } else checks.push(check);
     });
   }
+  // The body's criteria sections (`## Acceptance criteria` bullets, a `## Verification` fence): the
+  // task's own words about how it is accepted, read like PRD sub-bullets.
+  const body = block ? block.rest : file.text.replace(/^\uFEFF/, '');
+  const fromBody = bodyCriteria(body, block ? block.close + 2 : 1, options.tests_command);
+  checks.push(...fromBody.checks);
+  manual.push(...fromBody.manual);
+  unrunnable.push(...fromBody.unrunnable);
+  criteria.push(...fromBody.text);
   if (problems.length > 0) {
     throw new RalfError('task_file_invalid', `${file.path}:${problems[0]!.line}: ${problems[0]!.key}: ${problems[0]!.message}`, { problems });
   }
@@ -190,11 +199,18 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   const lower = status.toLowerCase();
   const name = basename(file.path);
   const stopReason = field(data, 'stop_reason');
+  // In a lifecycle folder the folder is the state (the Persistence Loop's rule: a human approves by
+  // moving the file, and the state key may still say Pending_Approval or Rejected). Only a file that
+  // says Done while still in Approved/ (its move failed) is not run again.
   const skip =
     folder === 'Done'
       ? `already done (in Done/: ${name})`
       : folder === 'Rejected'
-        ? `Rejected${typeof stopReason === 'string' ? ` (${stopReason})` : ''} (in Rejected/: ${name}); move it to Approved/ with ${stateKey}: Approved to retry`
+        ? `Rejected${typeof stopReason === 'string' ? ` (${stopReason})` : ''} (in Rejected/: ${name}); move it to Approved/ to retry`
+        : folder === 'Approved'
+          ? lower === 'done'
+            ? `${stateKey} says Done but it is in Approved/ (${name}); move it to Done/, or set ${stateKey}: Approved to run it again`
+            : null
         : lower === 'approved'
           ? null
           : lower === 'done'

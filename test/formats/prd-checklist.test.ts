@@ -231,3 +231,10 @@ describe('PRD checklists as generators and people write them', () => {
     expect(plan.tasks[1]!.elements.action).toContain('await fetch("/health");');
   });
 });
+
+describe('HTML comments in checklist items', () => {
+  it('are not part of the name or the criteria (they are invisible when rendered)', () => {
+    const plan = parsePrdChecklist('1. [ ] Create user model <!-- group: 1 -->\n   - `src/user.ts` exists <!-- owner: a -->\n', '/p/RALPH_TASK.md');
+    expect(plan.tasks.map((t) => [t.name, t.attributes.id, t.checks.map((c) => (c as { path: string }).path)])).toEqual([['Create user model', 'create-user-model', ['src/user.ts']]]);
+  });
+});

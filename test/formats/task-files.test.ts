@@ -213,3 +213,57 @@ describe('task files as people write them', () => {
     expect(task.manual).toEqual(['Handles an empty list']);
   });
 });
+
+describe('the Persistence Loop: the folder is the state; the body says how a task is accepted', () => {
+  it('runs what a human moved to Approved/ whatever its state key says, except a file that says Done', async () => {
+    const { loadRunTarget } = await import('../../src/formats/detect.js');
+    const { mkdirSync } = await import('node:fs');
+    const dir = tempDir();
+    for (const d of ['Approved', 'Done', 'Needs_Action']) mkdirSync(join(dir, d));
+    writeFileSync(join(dir, 'Approved', 'a.md'), '---\nstate: Pending_Approval\nverify: test -d .\n---\n# Moved by a human\n');
+    writeFileSync(join(dir, 'Approved', 'b.md'), '---\nstate: Rejected\nverify: test -d .\n---\n# Moved back to retry\n');
+    writeFileSync(join(dir, 'Approved', 'c.md'), '---\nstate: Done\nverify: test -d .\n---\n# Written but not moved\n');
+    writeFileSync(join(dir, 'Done', 'd.md'), '---\nstate: Approved\n---\n# Finished\n');
+    writeFileSync(join(dir, 'Needs_Action', 'e.md'), '---\nstate: Needs_Action\n---\n# Not approved yet\n');
+    const plan = (await loadRunTarget(dir)).plans[0]!;
+    expect(plan.tasks.map((t) => [t.name, t.decision])).toEqual([
+      ['Moved by a human', 'loop'],
+      ['Moved back to retry', 'loop'],
+      ['Written but not moved', 'skip'],
+      ['Finished', 'skip'],
+    ]);
+    expect(plan.tasks[2]!.reason).toMatch(/says Done but it is in Approved\//);
+  });
+
+  it('reads the body\'s criteria sections: bullets like PRD sub-bullets, a shell fence as one script, with file lines', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'a.md'),
+      [
+        '---',
+        'status: Approved',
+        '---',
+        'Limit POST /login.',
+        '',
+        '## Acceptance Criteria',
+        '- [ ] `npm test -- login` passes',
+        '- [ ] Error message is friendly',
+        '',
+        '## Notes',
+        '- `not a check` passes',
+        '',
+        '### Verification:',
+        '```bash',
+        'npm run lint',
+        '```',
+      ].join('\n'),
+    );
+    const task = parseTaskFiles(load(dir), dir).tasks[0]!;
+    expect(task.decision).toBe('loop');
+    expect(task.checks.map((c) => [(c as { command: string }).command, c.source.line])).toEqual([
+      ['npm test -- login', 7],
+      ['npm run lint', 15],
+    ]);
+    expect(task.manual).toEqual(['Error message is friendly']);
+  });
+});
