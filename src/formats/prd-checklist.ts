@@ -38,7 +38,18 @@ export interface PrdItem {
   /** Text of the item's non-checkbox sub-bullets and later paragraphs (criteria candidates); a code fence is one entry. */
   criteria_lines: Array<{ text: string; line: number; fence?: { lang: string; value: string } }>;
   section: string | null;
+  /**
+   * A story: a heading whose checklist is its acceptance criteria (snarktank's `### US-001: Title` +
+   * `**Acceptance Criteria:**` + `- [ ]` boxes). One offset per box; the story's mark is `x` when
+   * every box is, `~` when one is, else open.
+   */
+  mark_offsets?: number[];
+  /** A story's paragraphs between its heading and its criteria (its description). */
+  description_lines?: string[];
 }
+
+/** A paragraph that only labels the list under it as acceptance criteria (`**Acceptance Criteria:**`). */
+const CRITERIA_LABEL_ONLY = /^(?:acceptance(?:\s+criteria)?|success\s+criteria|completion\s+criteria|done\s+when|definition\s+of\s+done)\s*:$/i;
 
 const CHECKBOX = /^([-*+]|\d{1,9}[.)])([ \t]+)\[([ xX~])\](?=[ \t]|\r?\n|$)/;
 const INLINE_VERIFY = /(?:^|\s)(?:\*\*|__)?(?:verify|verified by)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+)$/i;
@@ -99,6 +110,53 @@ export function findPrdItems(source: string): PrdItem[] {
     }
   };
 
+  /** The heading that owns the top-level nodes being visited, and the story made of it, if any. */
+  let heading: { node: Nodes; index: number } | null = null;
+  let story: PrdItem | null = null;
+
+  const isCriteriaLabel = (node: Nodes | undefined) =>
+    node?.type === 'paragraph' && CRITERIA_LABEL_ONLY.test(withoutLabelEmphasis(sourceLines(sliceOf(text, node)).join(' ')));
+
+  /**
+   * A checklist right under an acceptance-criteria label, in a heading's section, is that heading's
+   * criteria: the heading is the task (a user story), its boxes are not tasks of their own.
+   */
+  const addStory = (list: List, siblings: Nodes[], index: number) => {
+    if (!story) {
+      const h = heading!.node;
+      const line = h.position?.start.line ?? 1;
+      const description: string[] = [];
+      for (let i = heading!.index + 1; i < index; i++) {
+        const n = siblings[i]!;
+        if (n.type === 'paragraph' && !isCriteriaLabel(n)) description.push(sourceLines(sliceOf(text, n)).join(' '));
+      }
+      story = { number: items.length + 1, name: '', mark: ' ', mark_offset: -1, mark_offsets: [], line, end_line: line, text_lines: [headingText(text, h)], criteria_lines: [], section, description_lines: description };
+      items.push(story);
+    }
+    for (const child of list.children) {
+      const box = checkboxOf(child);
+      if (!box) {
+        collectCriteria({ ...list, children: [child] }, story.criteria_lines);
+        continue;
+      }
+      const { m, start } = box;
+      story.mark_offsets!.push(bom + start + m[1]!.length + m[2]!.length + 1);
+      const [first, ...rest] = child.children;
+      const afterMark = start + m[0].length;
+      if (first && first.type === 'paragraph') {
+        const lines = sourceLines(text.slice(afterMark, Math.max(afterMark, first.position?.end.offset ?? afterMark)));
+        if (lines.length > 0) story.criteria_lines.push({ text: lines.join(' '), line: child.position?.start.line ?? 1 });
+      }
+      for (const node of first && first.type === 'paragraph' ? rest : child.children) {
+        if (node.type === 'list') collectCriteria(node, story.criteria_lines);
+        else if (node.type === 'code') story.criteria_lines.push(fenceEntry(node));
+      }
+    }
+    story.end_line = list.position?.end.line ?? story.end_line;
+    const all = [...(story.mark_offsets ?? []).map((o) => source[o]!)];
+    story.mark = all.every((c) => c === 'x' || c === 'X') ? 'x' : all.includes('~') ? '~' : ' ';
+  };
+
   const visit = (node: Nodes) => {
     if (node.type === 'heading') {
       section = headingText(text, node);
@@ -138,6 +196,19 @@ export function findPrdItems(source: string): PrdItem[] {
           section,
         });
       }
+    }
+    if (node.type === 'root') {
+      node.children.forEach((child, i) => {
+        if (child.type === 'heading') {
+          heading = { node: child, index: i };
+          story = null;
+        } else if (child.type === 'list' && heading && isCriteriaLabel(node.children[i - 1]) && child.children.some((c) => checkboxOf(c))) {
+          addStory(child, node.children, i);
+          return;
+        }
+        visit(child);
+      });
+      return;
     }
     if ('children' in node) for (const child of node.children as Nodes[]) visit(child);
   };
@@ -198,6 +269,7 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
     } else description.push(lineText);
   });
 
+  description.push(...(item.description_lines ?? []).map((d) => DESCRIPTION_LABEL.exec(withoutLabelEmphasis(d))?.[1]?.trim() || d));
   const files: string[] = [];
   for (const entry of item.criteria_lines) {
     if (entry.fence) {
@@ -295,7 +367,27 @@ export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'>
       problems: [{ message: `checklist item "${task.name}" not found (it was renamed, removed or duplicated)`, hint: `Mark it [${mark}] by hand.` }],
     });
   }
+  if (item.mark_offsets) return setStoryMarks(text, item.mark_offsets, mark);
   return text.slice(0, item.mark_offset) + mark + text.slice(item.mark_offset + 1);
+}
+
+/**
+ * A story's boxes: pass ticks every box; a stop marks the first open box `~` (the story then reads
+ * as blocked); reopening clears the `~`. Only mark characters change.
+ */
+function setStoryMarks(text: string, offsets: readonly number[], mark: 'x' | '~' | ' '): string {
+  const chars = offsets;
+  let out = text;
+  const set = (o: number, c: string) => (out = out.slice(0, o) + c + out.slice(o + 1));
+  if (mark === 'x') {
+    for (const o of chars) set(o, 'x');
+  } else if (mark === ' ') {
+    for (const o of chars) if (out[o] === '~') set(o, ' ');
+  } else {
+    const open = chars.find((o) => out[o] === ' ') ?? chars.find((o) => out[o] !== 'x' && out[o] !== 'X');
+    if (open !== undefined) set(open, '~');
+  }
+  return out;
 }
 
 /** One progress.md entry (pure). */

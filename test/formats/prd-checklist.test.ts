@@ -238,3 +238,52 @@ describe('HTML comments in checklist items', () => {
     expect(plan.tasks.map((t) => [t.name, t.attributes.id, t.checks.map((c) => (c as { path: string }).path)])).toEqual([['Create user model', 'create-user-model', ['src/user.ts']]]);
   });
 });
+
+describe('user stories: a heading whose checklist is its acceptance criteria', () => {
+  const text = [
+    '# PRD: Priority',
+    '',
+    '## User Stories',
+    '',
+    '### US-001: Priority column',
+    '**Description:** As a developer, I store priority.',
+    '',
+    '**Acceptance Criteria:**',
+    '- [x] `db/schema.sql` contains `priority`',
+    '- [x] Typecheck passes',
+    '',
+    '### US-002: Badge',
+    '**Description:** As a user, I see priority.',
+    '',
+    '**Acceptance Criteria:**',
+    '- [ ] `npm test -- badge` passes',
+    '- [ ] Verify in browser',
+    '',
+    '## Non-Goals',
+    '',
+    '- [ ] a plain checklist elsewhere stays a task',
+  ].join('\n');
+
+  it('makes the heading the task, its boxes the criteria, done when every box is ticked', () => {
+    const plan = parsePrdChecklist(text, '/p/prd.md');
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.line, t.checks.map((c) => c.kind), t.manual])).toEqual([
+      ['US-001: Priority column', 'skip', 5, ['contains_text'], ['Typecheck passes']],
+      ['US-002: Badge', 'loop', 12, ['command_succeeds'], ['Verify in browser']],
+      ['a plain checklist elsewhere stays a task', 'skip', 21, [], []],
+    ]);
+    expect(plan.tasks[1]!.elements.action).toBe('US-002: Badge\nAs a user, I see priority.');
+    expect(plan.tasks[0]!.not_runnable).toMatch(/already done/);
+  });
+
+  it('writes a pass as every box ticked, a stop as the first open box [~], and finds the story by its heading', () => {
+    const plan = parsePrdChecklist(text, '/p/prd.md');
+    const story = plan.tasks[1]!;
+    const passed = setPrdMark(text, story, 'x');
+    expect(passed).toBe(text.replace('- [ ] `npm test', '- [x] `npm test').replace('- [ ] Verify', '- [x] Verify'));
+    expect(parsePrdChecklist(passed, '/p/prd.md').tasks[1]!.decision).toBe('skip');
+    const stopped = setPrdMark(text, story, '~');
+    expect(stopped).toBe(text.replace('- [ ] `npm test', '- [~] `npm test'));
+    expect(parsePrdChecklist(stopped, '/p/prd.md').tasks[1]!.reason).toMatch(/marked blocked/);
+    expect(setPrdMark(stopped, story, ' ')).toBe(text);
+  });
+});
