@@ -166,10 +166,11 @@ export async function verifyTask(options: VerifyTaskOptions): Promise<VerifyOutc
 }
 
 /**
- * A task (or plan-level loop) whose open loop recorded its checks stays looped when the plan now says `skip` (its
- * checks deleted, its type or `autonomous` changed): an agent must not leave the loop by
- * editing the plan. The recorded checks run (verifyScope). Refusals (checkpoints) and a loop
- * the config disabled still refuse: those only ever hand the task to a human.
+ * A task (or the plan-level loop) whose open loop recorded its checks stays looped when the
+ * plan now says `skip` (its checks deleted, its type or `autonomous` changed): an agent must
+ * not leave the loop by editing the plan, and the recorded checks run (verifyScope). A
+ * refusal (a checkpoint: a human's gate) still refuses, and so does `enabled: false` (the
+ * user's switch for the whole loop).
  */
 function loopedSinceStart(loaded: LoadedPlan, decision: string, taskNumber: number | null, key: string | undefined): boolean {
   if (decision !== 'skip' || !loaded.effective.config.enabled) return false;
@@ -493,14 +494,22 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   mark('persist');
   // A stop waits for a human, maybe for weeks: keep the loop's trees from git gc (keep-loop.ts).
   if (r.decision.verdict === 'stop' && r.decision.counted && tree !== null) await keepLoopTrees(root, loaded.stateId, scope.key ?? null, r.loop);
-  const o0 = outcome(r, checks);
-  const o1 = reuse && r.decision.counted ? { ...o0, message: `${o0.message} (the checks' green result from ${pending.at} was reused: the working tree has not changed since)`, checks_reused: true } : o0;
-  const o2 = planChecksEdited ? { ...o1, message: `${o1.message} Note: ${editedChecksNote(planChecksEdited, scope, loaded, startSource)}` } : o1;
-  const o = skippedMore.length > 0 ? { ...o2, skipped_more: skippedMore, message: `${o2.message} Note: ${skippedMoreNote(skippedMore)}` } : o2;
-  if (written === null) return o;
-  const listed = Object.keys(written.paths);
-  const note = `checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's)`;
-  return { ...o, checks_modified: listed, message: `${o.message} Note: ${note}.` };
+  const o = outcome(r, checks);
+  const reused = reuse && r.decision.counted;
+  const listed = written ? Object.keys(written.paths) : [];
+  const notes = [
+    ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource)] : []),
+    ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore)] : []),
+    ...(listed.length > 0 ? [`checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's).`] : []),
+  ];
+  const message = [`${o.message}${reused ? ` (the checks' green result from ${pending.at} was reused: the working tree has not changed since)` : ''}`, ...notes.map((n) => `Note: ${n}`)].join(' ');
+  return {
+    ...o,
+    message,
+    ...(reused ? { checks_reused: true } : {}),
+    ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
+    ...(listed.length > 0 ? { checks_modified: listed } : {}),
+  };
 }
 
 /**
