@@ -49,7 +49,7 @@ describe('an agent edits the plan\'s checks', () => {
     expect(lied.json.verdict).toBe('retry');
     expect(lied.json.checks.map((c: { command: string }) => c.command)).toEqual(['grep -q hello a.txt']);
     expect(lied.json.plan_checks_edited).toEqual(['grep -q bye a.txt']);
-    expect(lied.json.message).toMatch(/changed task 1's checks since when the loop started \(now: `grep -q bye a\.txt`\); ralf ran the checks when the loop started/);
+    expect(lied.json.message).toMatch(/task 1's checks were edited since the loop started \(now: `grep -q bye a\.txt`\); ralf ran them as they were then/);
     expect(lied.json.message).toContain(`task reset ${PLAN_REL} 1`);
     expect(p.state().tasks['1'] ?? Object.values(p.state().tasks)[0]).toMatchObject({ checks_at_start: [{ command: 'grep -q hello a.txt' }] });
 
@@ -67,13 +67,23 @@ describe('an agent edits the plan\'s checks', () => {
     expect(String(report.stdout)).toContain('Checks edited in the plan during the loop, not run (the loop ran the ones it started with): `grep -q bye a.txt`');
   });
 
+  it('a stop\'s handoff tells the human which checks the plan now has', async () => {
+    const p = new Project({ tasks: HELLO, files: { 'a.txt': 'bye\n' } });
+    expect((await p.run(['task', 'start', PLAN_REL, '1'])).exitCode).toBe(0);
+    expect((await p.verify(1, '--done-confirmed')).json.verdict).toBe('retry');
+    weaken(p, 'grep -q hello a.txt', 'true');
+    const r = await p.verify(1, '--done-confirmed');
+    expect(r.json).toMatchObject({ verdict: 'stop', stop_reason: 'repeated_fingerprint' });
+    expect(r.json.handoff.markdown).toContain('**Checks edited in the plan during the loop** (not run; the loop ran the ones it started with): `true`');
+  });
+
   it('without `task start`: the first verify runs the checks as committed at HEAD, not the edited working copy', async () => {
     const p = new Project({ tasks: HELLO, files: { 'a.txt': 'bye\n' } });
     weaken(p, 'grep -q hello a.txt', 'true');
     const r = await p.verify(1, '--done-confirmed');
     expect(r.json).toMatchObject({ verdict: 'retry', iteration: 1, plan_checks_edited: ['true'] });
     expect(r.json.checks.map((c: { command: string }) => c.command)).toEqual(['grep -q hello a.txt']);
-    expect(r.json.message).toContain('since as committed at HEAD');
+    expect(r.json.message).toContain("task 1's checks differ from the plan as committed at HEAD (now: `true`); ralf ran them as committed");
   });
 
   it('deleting the check does not leave the task with nothing to verify', async () => {

@@ -42,6 +42,7 @@ describe('an agent that skips its failing test', () => {
     const r = await p.verify(1, '--done-confirmed');
     expect(r.json).toMatchObject({ verdict: 'pass', skipped_more: [{ command: 'node --test test.js', before: 0, now: 1 }] });
     expect(r.json.message).toContain('`node --test test.js` skips 1 test (0 where the loop started). A skipped test verifies nothing');
+    expect(p.state().tasks[Object.keys(p.state().tasks)[0]!].iterations[0].skipped_more).toEqual([{ command: 'node --test test.js', before: 0, now: 1 }]);
     const report = await p.run(['report', PLAN_REL, '--dry-run', '--create']);
     expect(String(report.stdout)).toContain('More tests skipped than where the loop started (a skipped test verifies nothing): `node --test test.js: 0 → 1`');
   });

@@ -124,6 +124,13 @@ export function renderHandoffMarkdown(h: Omit<Handoff, 'markdown'>, loop: LoopSt
     out.push('', '**Already failing before the task** (recorded before the first edit; not caused by it):', '');
     out.push(...before.map((e) => `- ${code(e.command)}${e.note}`));
   }
+  // What the agent did to the loop's own measures, for the human to weigh (checks-at-start.ts, skips.ts).
+  const last = loop.iterations.at(-1);
+  const edited = [...new Set(loop.iterations.flatMap((i) => i.plan_checks_edited ?? []))];
+  if (loop.iterations.some((i) => i.plan_checks_edited)) {
+    out.push('', `**Checks edited in the plan during the loop** (not run; the loop ran the ones it started with): ${edited.length > 0 ? edited.map((c) => code(c)).join(', ') : 'every check removed'}`);
+  }
+  if (last?.skipped_more?.length) out.push('', `**More tests skipped than where the loop started:** ${last.skipped_more.map((m) => `${code(m.command)} ${m.before} → ${m.now}`).join(', ')}`);
   out.push('', `**Recommended next action:** \`${h.recommended_action}\` — ${h.recommendation}`);
   out.push('', '### Awaiting', '', awaiting(h, ctx), '');
   // Collapse runs of blank entries (not blank lines inside a fenced output tail).

@@ -517,11 +517,12 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
  * agent reads this too: it must not look like an invitation to reset the loop itself.
  */
 function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, startSource: LoopState['start_source']): string {
-  const where = startSource === 'head' ? 'as committed at HEAD' : 'when the loop started';
-  const whose = scope.scope === 'plan' ? "the plan's <verification>" : `task ${scope.taskNumber}'s checks`;
+  const whose = scope.scope === 'plan' ? "the plan-level checks" : `task ${scope.taskNumber}'s checks`;
   const shown = edited.length === 0 ? 'none' : edited.slice(0, 5).map((c) => `\`${formatCommandForDisplay(c, 80)}\``).join(', ') + (edited.length > 5 ? ` and ${edited.length - 5} more` : '');
+  const changed = startSource === 'head' ? `${whose} differ from the plan as committed at HEAD` : `${whose} were edited since the loop started`;
+  const ran = startSource === 'head' ? 'as committed' : 'as they were then';
   const reset = resetCommand(loaded.planRel, scope.taskNumber, commandInvocation());
-  return `${loaded.planRel} changed ${whose} since ${where} (now: ${shown}); ralf ran the checks ${where}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
+  return `in ${loaded.planRel}, ${changed} (now: ${shown}); ralf ran them ${ran}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
 }
 
 function skippedMoreNote(more: MoreSkipped[]): string {
