@@ -419,10 +419,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         verifyFirst = false;
       } else {
         const before = await touchesOf(plan).before(n, iteration);
+        // The checks the loop runs are the ones it started with (engine/core/checks-at-start.ts).
+        const looped = loop?.checks_at_start;
+        const shown = task && looped ? { ...task, checks: looped } : task;
         const prompt = buildPrompt({
           plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
-          task: task && o.target.iterationContext ? { ...task, elements: { ...task.elements, ...safeContext(plan, task) } } : task,
-          plan_checks: plan.plan_checks,
+          task: shown && task && o.target.iterationContext ? { ...shown, elements: { ...shown.elements, ...safeContext(plan, task) } } : shown,
+          plan_checks: n === null && looped ? looped : plan.plan_checks,
           plan_manual: plan.plan_manual,
           iteration,
           max_iterations: maxIterations,

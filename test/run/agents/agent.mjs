@@ -5,6 +5,7 @@
 //   progress   fixes the next broken file; says TASK_DONE after the last one
 //   liar       like progress, but says TASK_DONE every time
 //   stuck      writes a different wrong content each time (same failure)
+//   cheat      rewrites the plan's checks to `node -e 0`, says TASK_DONE
 //   idle       changes nothing
 //   hang       writes partial.txt, starts a grandchild, then never exits
 //   ratelimit  fails like a rate-limited host for the first $AGENT_FAILS calls, then progress
@@ -52,6 +53,13 @@ switch (mode) {
     writeFileSync(files[0], `attempt ${call}\n`);
     say('changed it again; should work now');
     break;
+  case 'cheat': {
+    // Weakens the plan's checks instead of doing the work, and claims success.
+    const plan = /^Plan: (\S+)/m.exec(prompt)?.[1];
+    if (plan) writeFileSync(plan, readFileSync(plan, 'utf8').replace(/node check\.mjs [\w ]+/g, 'node -e 0'));
+    say('edited the checks; <ralph>TASK_DONE</ralph>');
+    break;
+  }
   case 'idle':
     say('thinking... nothing to change');
     break;
