@@ -3,13 +3,14 @@
  * headless driver. A fresh agent process per iteration, verification by the engine
  * in-process, per-task commits, budgets, resume. See docs/RUN.md.
  */
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
-import { printText, style } from '../cli/output.js';
+import { printJson, printText, style } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
 
 export const USAGE = `ralf run <PLAN.md | phase dir | PRD.md | ralph.json | requirements.json | tasks dir> --agent claude|opencode|"<command with {prompt}>" [--duration 4h] [--max-tokens N] [--iteration-timeout 15m] [--commit|--no-commit] [--resume-signal TEXT] [--agent-arg ARG]... [--model M] [--reasoning none|low|med|high] [--no-spinner] [--cwd DIR] [--json]
+       ralf run <target> --dry-run [--json]   how the target is read (items, decisions, checks); nothing runs
 
 Every format:
   --model M                 the agent's model: claude --model M; opencode --model M (sonnet, haiku, opus → anthropic/claude-*); a command gets RALF_MODEL
@@ -74,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
       'skip-review': { type: 'boolean' },
       'plan-only': { type: 'boolean' },
       'loop-only': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
     },
     USAGE,
   );
@@ -99,6 +101,14 @@ export async function run(argv: string[]): Promise<number> {
   );
   if (seed.target !== null && positionals.length === 0) positionals.push(seed.target);
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'missing the plan (PLAN.md, phase directory or seed file)' : `unexpected argument "${positionals[1]}"`, `usage: ${USAGE}`);
+  if (values['dry-run']) {
+    // How the target is read, before any agent or check runs; no --agent needed.
+    const { previewRun, previewText } = await import('../run/dry-run.js');
+    const preview = await previewRun(resolve(cwd, positionals[0]!), { historyPath: seed.historyPath });
+    if (values.json) printJson(preview);
+    else printText(previewText(preview, (p) => relative(cwd, p)));
+    return 0;
+  }
   if (!values.agent) throw usageError('missing --agent', 'use --agent claude, --agent opencode, or --agent "<command with {prompt}>" (the prompt goes to stdin when there is no {prompt})');
   if (values.commit && values['no-commit']) throw usageError('--commit and --no-commit contradict each other');
 
