@@ -6,6 +6,7 @@
 // zod/mini, like src/config/schema.ts: one zod build in the bundle.
 import { describe, discriminatedUnion, int, literal, looseObject, minimum, minLength, optional, refine, string, trim, type infer as Infer } from 'zod/mini';
 import type { Check, CheckSource } from '../plan/model.js';
+import type { CriteriaSink } from './criteria-text.js';
 
 const nonEmpty = (description: string) => string().check(trim(), minLength(1), describe(description));
 
@@ -59,4 +60,13 @@ export function criterionToCheck(
       return { kind: 'tests_pass', command, source };
     }
   }
+}
+
+/** A typed criterion into a task's criteria: its check, or (not runnable here) a manual criterion saying why. */
+export function addTypedCriterion(sink: CriteriaSink, criterion: AcceptanceCriterion, source: CheckSource, testsCommand: string | undefined): void {
+  const check = criterionToCheck(criterion, source, testsCommand);
+  if ('unrunnable' in check) {
+    sink.unrunnable.push(check.unrunnable);
+    sink.manual.push(check.unrunnable);
+  } else sink.checks.push(check);
 }

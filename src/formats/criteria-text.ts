@@ -48,6 +48,28 @@ export function withoutLabelEmphasis(text: string): string {
   return text.replace(/^(\*\*|__|\*|_)([A-Za-z][\w ()/-]{0,40}?)(:?)\1(:?)(?=\s|$)/, (all, _m, label: string, inner: string, outer: string) => (inner || outer ? `${label}:` : all));
 }
 
+/** Where a task's criteria go: runnable checks, and criteria the agent confirms (with why those cannot run). */
+export interface CriteriaSink {
+  checks: Check[];
+  manual: string[];
+  unrunnable: string[];
+}
+
+/** A criterion written as text, read like a PRD sub-bullet: its checks, else a manual criterion. */
+export function addTextCriterion(sink: CriteriaSink, text: string, source: CheckSource, testsCommand: string | undefined): void {
+  const reading = readCriterionText(text, source, testsCommand);
+  if (reading.kind === 'checks') sink.checks.push(...reading.checks);
+  else {
+    sink.manual.push(text);
+    if (reading.kind === 'unrunnable') sink.unrunnable.push(reading.why);
+  }
+}
+
+/** A label alone (`Acceptance criteria:`, `Tests:`): it heads the list under it and is no criterion itself. */
+export function isLabelOnly(text: string): boolean {
+  return /^[^`:]{1,60}:$/.test(text);
+}
+
 /** Inline code spans in a text (backticks removed). */
 export function codeSpans(text: string): string[] {
   return [...text.matchAll(CODE)].map((m) => m[1]!.trim()).filter((s) => s !== '');

@@ -6,7 +6,7 @@
 import type { Check } from '../plan/model.js';
 import { criteriaFromRange } from '../plan/criteria.js';
 import { lineIndex } from '../plan/lines.js';
-import { readCriterionText, resolves, withoutLabelEmphasis } from './criteria-text.js';
+import { addTextCriterion, isLabelOnly, resolves, withoutLabelEmphasis, type CriteriaSink } from './criteria-text.js';
 
 /**
  * The check of a fenced block, by the rules of a GSD plan's fences: a shell fence is ONE script
@@ -23,11 +23,7 @@ export function fenceChecks(fence: { lang: string; value: string }, line: number
 /** Headings whose section states how the task is accepted (compared without case; a trailing `:` is fine). */
 const CRITERIA_HEADING = /^(?:acceptance(?:\s+criteria)?|verification|verify|success\s+criteria|completion\s+criteria|done\s+when|definition\s+of\s+done)\s*:?$/i;
 
-export interface BodyCriteria {
-  checks: Check[];
-  /** Bullets that are prose: criteria the agent confirms. */
-  manual: string[];
-  unrunnable: string[];
+export interface BodyCriteria extends CriteriaSink {
   /** The sections' text, for the agent's prompt. */
   text: string[];
 }
@@ -70,14 +66,9 @@ export function bodyCriteria(body: string, firstLine: number, testsCommand: stri
     const bullet = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX~]\]\s+)?(.*)$/.exec(raw);
     if (!bullet) return;
     const text = bullet[1]!.replace(/<!--[\s\S]*?-->/g, '').trim();
-    if (text === '' || /^[^`:]{1,60}:$/.test(withoutLabelEmphasis(text))) return;
+    if (text === '' || isLabelOnly(withoutLabelEmphasis(text))) return;
     out.text.push(text);
-    const reading = readCriterionText(text, { element: 'criteria', line }, testsCommand);
-    if (reading.kind === 'checks') out.checks.push(...reading.checks);
-    else {
-      out.manual.push(text);
-      if (reading.kind === 'unrunnable') out.unrunnable.push(reading.why);
-    }
+    addTextCriterion(out, text, { element: 'criteria', line }, testsCommand);
   });
   return out;
 }

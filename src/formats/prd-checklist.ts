@@ -13,7 +13,7 @@ import { unified } from 'unified';
 import { RalfError } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
-import { commandsAfterLabel, readCriterionText, withoutLabelEmphasis } from './criteria-text.js';
+import { addTextCriterion, commandsAfterLabel, isLabelOnly, readCriterionText, withoutLabelEmphasis } from './criteria-text.js';
 import { fenceChecks } from './markdown-criteria.js';
 import { learningFrom } from './copilot-ralf.js';
 import { slugOf, uniqueIds } from './item-identity.js';
@@ -282,7 +282,7 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
     }
     const c = { ...entry, text: withoutLabelEmphasis(entry.text) };
     // A label alone (`Acceptance criteria:`, `Tests:`) heads the sub-list under it; it is not a criterion.
-    if (/^[^`:]{1,60}:$/.test(c.text)) continue;
+    if (isLabelOnly(c.text)) continue;
     const described = DESCRIPTION_LABEL.exec(c.text);
     if (described) {
       if (described[1]!.trim()) description.push(described[1]!.trim());
@@ -295,12 +295,7 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
     }
     if (EFFORT_LABEL.test(c.text)) continue;
     criteriaText.push(c.text);
-    const reading = readCriterionText(c.text, { element: 'criteria', line: c.line }, options.tests_command);
-    if (reading.kind === 'checks') checks.push(...reading.checks);
-    else if (reading.kind === 'unrunnable') {
-      unrunnable.push(reading.why);
-      manual.push(c.text);
-    } else manual.push(c.text);
+    addTextCriterion({ checks, manual, unrunnable }, c.text, { element: 'criteria', line: c.line }, options.tests_command);
   }
 
   const allText = [...item.text_lines, ...item.criteria_lines.map((c) => c.text)].join('\n');
@@ -376,15 +371,14 @@ export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'>
  * as blocked); reopening clears the `~`. Only mark characters change.
  */
 function setStoryMarks(text: string, offsets: readonly number[], mark: 'x' | '~' | ' '): string {
-  const chars = offsets;
   let out = text;
   const set = (o: number, c: string) => (out = out.slice(0, o) + c + out.slice(o + 1));
   if (mark === 'x') {
-    for (const o of chars) set(o, 'x');
+    for (const o of offsets) set(o, 'x');
   } else if (mark === ' ') {
-    for (const o of chars) if (out[o] === '~') set(o, ' ');
+    for (const o of offsets) if (out[o] === '~') set(o, ' ');
   } else {
-    const open = chars.find((o) => out[o] === ' ') ?? chars.find((o) => out[o] !== 'x' && out[o] !== 'X');
+    const open = offsets.find((o) => out[o] === ' ') ?? offsets.find((o) => out[o] !== 'x' && out[o] !== 'X');
     if (open !== undefined) set(open, '~');
   }
   return out;

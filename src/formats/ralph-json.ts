@@ -5,8 +5,8 @@
  */
 import { array, describe, int, looseObject, maximum, minimum, minLength, optional, string, trim, unknown, type infer as Infer } from 'zod/mini';
 import type { Check, Plan } from '../plan/model.js';
-import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
-import { readCriterionText } from './criteria-text.js';
+import { AcceptanceCriterion, addTypedCriterion } from './criteria-json.js';
+import { addTextCriterion } from './criteria-text.js';
 import { slugOf } from './item-identity.js';
 import { jsonPathKey } from './json-scan.js';
 import { invalidFile, lineOfPath, readJsonDocument } from './json-text.js';
@@ -53,24 +53,13 @@ export function parseRalphJsonTarget(text: string, path: string, options: Format
   const checks: Check[] = [];
   const unrunnable: string[] = [];
   const manual: string[] = [];
+  const sink = { checks, manual, unrunnable };
   spec.acceptance_criteria.forEach((criterion, i) => {
     const key = jsonPathKey(['acceptance_criteria', i]);
     const source = { element: key, line: lineOfPath(doc, key) };
     // A sentence ("All tests pass", "`npm run lint` passes") is read like a PRD sub-bullet; prose is a manual criterion.
-    if (typeof criterion === 'string') {
-      const reading = readCriterionText(criterion, source, options.tests_command);
-      if (reading.kind === 'checks') checks.push(...reading.checks);
-      else {
-        manual.push(criterion);
-        if (reading.kind === 'unrunnable') unrunnable.push(reading.why);
-      }
-      return;
-    }
-    const check = criterionToCheck(criterion, source, options.tests_command);
-    if ('unrunnable' in check) {
-      unrunnable.push(check.unrunnable);
-      manual.push(check.unrunnable);
-    } else checks.push(check);
+    if (typeof criterion === 'string') addTextCriterion(sink, criterion, source, options.tests_command);
+    else addTypedCriterion(sink, criterion, source, options.tests_command);
   });
 
   const warnings = Object.keys(doc.value as object)

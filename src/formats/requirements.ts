@@ -10,11 +10,11 @@ import { int, looseObject, minLength, optional, refine, string, trim, union, unk
 import { RalfError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
-import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
-import { readCriterionText } from './criteria-text.js';
+import { AcceptanceCriterion, addTypedCriterion } from './criteria-json.js';
+import { addTextCriterion } from './criteria-text.js';
 import { setJsonMember } from './json-edit.js';
 import { jsonPathKey } from './json-scan.js';
-import { canonicalItem, itemListKey, type ItemKey } from './json-items.js';
+import { canonicalItem, itemListKey, keyForm, type ItemKey } from './json-items.js';
 import { invalidFile, lineOfPath, readJsonDocument, type JsonDocument } from './json-text.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
 import type { FormatOptions, TaskResult } from './target.js';
@@ -51,7 +51,6 @@ export interface RequirementsOptions extends FormatOptions {
 /** Status values compared without case, spaces, `_` or `-` (`In Progress` = `in_progress`). */
 const PENDING = new Set(['pending', 'todo', 'open', 'inprogress', 'failed', 'doing', 'wip', 'started', 'notstarted', 'ready', 'new', '']);
 const DONE = new Set(['done', 'complete', 'completed', 'passed', 'passing', 'finished']);
-const statusForm = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
 
 /**
  * Where the requirements are: the root array, `requirements` in a root object, or the root
@@ -120,12 +119,7 @@ function readAcceptance(
         if (item.trim()) out.checks.push({ kind: 'command_succeeds', command: item.trim(), source });
         continue;
       }
-      const reading = readCriterionText(item, source, options.tests_command);
-      if (reading.kind === 'checks') out.checks.push(...reading.checks);
-      else {
-        out.manual.push(item);
-        if (reading.kind === 'unrunnable') out.unrunnable.push(reading.why);
-      }
+      addTextCriterion(out, item, source, options.tests_command);
       continue;
     }
     const parsed = AcceptanceCriterion.safeParse(item);
@@ -134,11 +128,7 @@ function readAcceptance(
       continue;
     }
     out.text.push(JSON.stringify(item));
-    const check = criterionToCheck(parsed.data, source, options.tests_command);
-    if ('unrunnable' in check) {
-      out.unrunnable.push(check.unrunnable);
-      out.manual.push(check.unrunnable);
-    } else out.checks.push(check);
+    addTypedCriterion(out, parsed.data, source, options.tests_command);
   }
 }
 
@@ -201,9 +191,9 @@ export function parseRequirements(text: string, path: string, options: Requireme
 
     // A boolean `passes` (snarktank-style prd.json) is the state when it says true, or when there is no status.
     const passes = item?.get('passes');
-    const status = passes?.value === true ? 'done' : (req.status ?? (passes ? 'pending' : 'pending')).trim();
+    const status = passes?.value === true ? 'done' : (req.status ?? 'pending').trim();
     const stateWord = passes?.value === true ? `"${passes.key}": true` : `status "${status}"`;
-    const form = statusForm(status);
+    const form = keyForm(status);
     const skip = DONE.has(form)
       ? `already done (${stateWord} in ${basename(path)})`
       : PENDING.has(form)

@@ -10,10 +10,10 @@ import matter from 'gray-matter';
 import { RalfError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
-import { AcceptanceCriterion, criterionToCheck } from './criteria-json.js';
+import { AcceptanceCriterion, addTypedCriterion } from './criteria-json.js';
 import { findKeyLine, setFrontmatterBlock, splitFrontmatter, updateFrontmatter, type FrontmatterBlock } from './frontmatter-lines.js';
 import { uniqueIds } from './item-identity.js';
-import { readCriterionText } from './criteria-text.js';
+import { addTextCriterion } from './criteria-text.js';
 import { keyForm } from './json-items.js';
 import { bodyCriteria } from './markdown-criteria.js';
 import { persistenceBlock, rejectionSection } from './persistence-loop.js';
@@ -134,6 +134,7 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   const checks: Check[] = [];
   const manual: string[] = [];
   const unrunnable: string[] = [];
+  const sink = { checks, manual, unrunnable };
   const criteria: string[] = [];
 
   const verifyKey = spelledKey(data, 'verify', 'verification');
@@ -153,12 +154,7 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
       // A criterion written as text is read like a PRD sub-bullet: `cmd` passes, `path` exists, else prose.
       if (typeof item === 'string') {
         criteria.push(item);
-        const reading = readCriterionText(item, { element: key, line }, options.tests_command);
-        if (reading.kind === 'checks') checks.push(...reading.checks);
-        else {
-          manual.push(item);
-          if (reading.kind === 'unrunnable') unrunnable.push(reading.why);
-        }
+        addTextCriterion(sink, item, { element: key, line }, options.tests_command);
         return;
       }
       const parsed = AcceptanceCriterion.safeParse(item);
@@ -176,11 +172,7 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
         return;
       }
       criteria.push(JSON.stringify(item));
-      const check = criterionToCheck(parsed.data, { element: key, line }, options.tests_command);
-      if ('unrunnable' in check) {
-        unrunnable.push(check.unrunnable);
-        manual.push(check.unrunnable);
-      } else checks.push(check);
+      addTypedCriterion(sink, parsed.data, { element: key, line }, options.tests_command);
     });
   }
   // The body's criteria sections (`## Acceptance criteria` bullets, a `## Verification` fence): the
