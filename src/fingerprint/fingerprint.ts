@@ -40,7 +40,7 @@
  * Pure: no I/O, no clock. `exitCode`, when given, is only used when no error line exists.
  */
 import { detectTool } from './detect-tool.js';
-import type { Line } from './lines.js';
+import { indentOf, type Line } from './lines.js';
 import { toLines } from './scan.js';
 import { lineKind } from './noise.js';
 import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
@@ -268,10 +268,6 @@ function isGenericTitle(primary: string): boolean {
 /** A message that announces what follows (`Cannot find source file:`). */
 function endsWithColon(text: string): boolean {
   return text.trimEnd().endsWith(':');
-}
-
-function indentOf(text: string): number {
-  return text.length - text.trimStart().length;
 }
 
 /**

@@ -99,7 +99,8 @@ export function flat(s: string): string {
 /** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`, `Call history:`. */
 const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?(?:stack|history)|backtrace)\b[^:]{0,40}:\s*$/i;
 
-function indentOf(text: string): number {
+/** Leading whitespace of a line, in characters. */
+export function indentOf(text: string): number {
   return text.length - text.trimStart().length;
 }
 

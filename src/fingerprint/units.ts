@@ -6,7 +6,7 @@
  * failing with a different value differs. A block ends where any runner's next unit or
  * section starts, at a summary, banner or passing line, or after 150 lines.
  */
-import type { Line } from './lines.js';
+import { indentOf, type Line } from './lines.js';
 import { lineKind } from './noise.js';
 import { isTracebackStart, tracebackException } from './signals.js';
 import { EXTRACTORS, type BlockState, type RunnerExtractor } from './extractors/index.js';
@@ -87,10 +87,6 @@ function extractMessage(lines: Line[], from: number, to: number, runner: RunnerE
 // (`- 42`, or doubled with no space: uvu's `++1200` / `--1199`; never a `---`/`+++` header)
 const DIFF_LINE = /^\s*([-+])(?:\1(?=[^\s>+-])|(?![->+])\s*)(\S.*)$/;
 
-function indent(text: string): number {
-  return text.length - text.trimStart().length;
-}
-
 function extractDetails(lines: Line[], from: number, to: number): string[] {
   const out: string[] = [];
   for (let j = from; j < to && out.length < 2; j++) {
@@ -98,7 +94,7 @@ function extractDetails(lines: Line[], from: number, to: number): string[] {
     let v: string | null = null;
     const label = VALUE_LABEL_ONLY.exec(t);
     if (VALUE_LINE.test(t)) v = t.trim().replace(/^#\s*/, '').replace(/,$/, '');
-    else if (label && j + 1 < to && indent(lines[j + 1]!.text) > label[1]!.length && lines[j + 1]!.text.trim() !== '') {
+    else if (label && j + 1 < to && indentOf(lines[j + 1]!.text) > label[1]!.length && lines[j + 1]!.text.trim() !== '') {
       v = `${label[2]}: ${lines[j + 1]!.text.trim()}`;
       j++;
     } else {
@@ -234,10 +230,10 @@ export function listedFailures(lines: Line[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (!FAILING_LIST.test(lines[i]!.text.trim())) continue;
-    const base = indent(lines[i]!.text);
+    const base = indentOf(lines[i]!.text);
     for (let j = i + 1; j < lines.length && out.length < 500; j++) {
       const t = lines[j]!.text;
-      if (t.trim() === '' || indent(t) <= base) break;
+      if (t.trim() === '' || indentOf(t) <= base) break;
       out.push(t.trim());
     }
   }
