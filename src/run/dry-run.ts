@@ -4,9 +4,8 @@
  * without starting an agent or running a check. For people coming from another tool: what
  * carried over from their file is visible before the first iteration.
  */
-import { defaultDeps } from '../engine/shell/deps.js';
 import { describeCheck } from '../verify/describe.js';
-import { configCwdFor, resolveRunTarget } from './target.js';
+import { readRunTarget } from './target.js';
 
 export interface RunPreview {
   kind: string;
@@ -23,9 +22,7 @@ export interface RunPreview {
 }
 
 export async function previewRun(target: string, options: { historyPath?: string | null; env?: NodeJS.ProcessEnv } = {}): Promise<RunPreview> {
-  const planning = await (await defaultDeps()).planning();
-  const effective = planning.loadConfig({ cwd: configCwdFor(target), env: options.env ?? process.env });
-  const t = await resolveRunTarget(target, planning, effective, options.historyPath ? { historyPath: options.historyPath } : {});
+  const t = await readRunTarget(target, options);
   return {
     kind: t.kind,
     source: t.source,

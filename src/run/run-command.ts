@@ -3,7 +3,6 @@
  * by `ralf run` and `ralf demo` (which passes its own agent and sinks).
  */
 import { RUNTIME_DEFAULTS } from '../config/schema.js';
-import { defaultDeps } from '../engine/shell/deps.js';
 import { selectAgent } from './agents/select.js';
 import type { AgentAdapter } from './agents/types.js';
 import { runDriver, type DriverResult } from './driver.js';
@@ -11,7 +10,7 @@ import { engineApi } from './engine-api.js';
 import { fanOut, jsonLinesSink, type RunEventSink } from './events.js';
 import { progressSink } from './progress.js';
 import { engineLogSink } from './engine-log.js';
-import { configCwdFor, resolveRunTarget } from './target.js';
+import { readRunTarget } from './target.js';
 import type { LoopLimits } from './engine-api.js';
 import type { ModelChoice } from './agents/model-flags.js';
 import type { RunEvent } from './events.js';
@@ -52,11 +51,8 @@ export interface RunCommandOptions {
 }
 
 export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
-  const base = await defaultDeps();
-  const planning = await base.planning();
   const env = o.env ?? process.env;
-  const first = planning.loadConfig({ cwd: configCwdFor(o.target), env });
-  const target = await resolveRunTarget(o.target, planning, first, o.historyPath ? { historyPath: o.historyPath } : {});
+  const target = await readRunTarget(o.target, { env, historyPath: o.historyPath });
   const limits = target.limits;
   const targetLimits: LoopLimits = {};
   for (const key of ['max_iterations', 'error_fingerprint_repeats', 'no_progress_repeats', 'time_budget_seconds'] as const) if (limits[key] !== undefined) targetLimits[key] = limits[key];

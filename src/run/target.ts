@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { EffectiveConfigLike, PlanningDeps } from '../engine/shell/deps.js';
+import { defaultDeps, type EffectiveConfigLike, type PlanningDeps } from '../engine/shell/deps.js';
 import { loadRunTarget } from '../formats/detect.js';
 import type { TargetLimits } from '../formats/target.js';
 import type { Plan } from '../plan/model.js';
@@ -19,7 +19,7 @@ export interface ResolvedTarget extends RunTargetInput {
   inMemoryPlans: Plan[];
 }
 
-export function configCwdFor(path: string): string {
+function configCwdFor(path: string): string {
   const abs = resolve(path);
   try {
     return statSync(abs).isDirectory() ? abs : dirname(abs);
@@ -28,7 +28,14 @@ export function configCwdFor(path: string): string {
   }
 }
 
-export async function resolveRunTarget(path: string, planning: PlanningDeps, effective: EffectiveConfigLike, options: { historyPath?: string } = {}): Promise<ResolvedTarget> {
+/** The target as `ralf run` reads it: config from where it lies, then the format dispatcher (one place for the run and its dry run). */
+export async function readRunTarget(path: string, options: { env?: NodeJS.ProcessEnv; historyPath?: string | null } = {}): Promise<ResolvedTarget> {
+  const planning = await (await defaultDeps()).planning();
+  const effective = planning.loadConfig({ cwd: configCwdFor(path), env: options.env ?? process.env });
+  return resolveRunTarget(path, planning, effective, options.historyPath ? { historyPath: options.historyPath } : {});
+}
+
+async function resolveRunTarget(path: string, planning: PlanningDeps, effective: EffectiveConfigLike, options: { historyPath?: string } = {}): Promise<ResolvedTarget> {
   const t = await loadRunTarget(path, { config: effective.config, readPlan: (p) => planning.readPlan(p, effective), ...options });
   const gsd = t.kind === 'gsd-plan' || t.kind === 'gsd-phase';
   let plans = t.plans;
