@@ -496,6 +496,11 @@ function diffChange(lines: Line[]): string {
 /** At most this many units are listed (a run with thousands of failures stays small). */
 const MAX_UNITS = 500;
 
+/** A failing unit as listed: its line's values normalised, a log prefix dropped, bounded. */
+function unitText(text: string): string {
+  return truncate(stripLogPrefix(normalizeValues(text.trim())), MAX_LENGTH);
+}
+
 /**
  * The distinct error diagnostics of a compiler or linter run (`cart.ts: error TS2339: …`),
  * as failing units when no test runner reported any: fixing one of three type errors
@@ -514,7 +519,7 @@ function diagnosticUnits(lines: Line[]): string[] {
     const rendered = renderDiagnostic(diag);
     if (seen.has(rendered)) continue;
     seen.add(rendered);
-    out.add(truncate(stripLogPrefix(normalizeValues(rendered)), MAX_LENGTH));
+    out.add(unitText(rendered));
   }
   return [...out];
 }
@@ -528,8 +533,7 @@ function diagnosticUnits(lines: Line[]): string[] {
  * them shrinks the set instead of reading as "the same error" while the first one remains.
  */
 function siblingUnits(lines: Line[], chosen: number): string[] {
-  const normal = (t: string) => truncate(stripLogPrefix(normalizeValues(t.trim())), MAX_LENGTH);
-  const first = normal(lines[chosen]!.text);
+  const first = unitText(lines[chosen]!.text);
   const lead = first.slice(0, first.indexOf(' ') + 1);
   // A word (`FAIL`, `ERROR:`; not a symbol, path or number: code frames and locations are not a list).
   if (lead === '' || lead.toLowerCase() === lead.toUpperCase()) return [];
@@ -537,7 +541,7 @@ function siblingUnits(lines: Line[], chosen: number): string[] {
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
     if (!t.includes(lead) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_WEAK) continue;
-    const n = normal(t);
+    const n = unitText(t);
     if (n.startsWith(lead)) out.add(n);
   }
   return out.size >= 2 ? [...out] : [];
