@@ -14,7 +14,7 @@ export interface RunPreview {
   plans: Array<{
     id: string;
     path: string;
-    tasks: Array<{ number: number; name: string; decision: string; reason: string; checks: string[]; manual: string[] }>;
+    tasks: Array<{ number: number; name: string; decision: string; reason: string; checks: string[]; manual: string[]; /** Why the item's own file keeps it from running (finished, not approved), else null. */ not_runnable: string | null }>;
     plan_checks: string[];
   }>;
   /** Plans of a phase that are not run, and why (a SUMMARY.md marks them complete). */
@@ -30,7 +30,7 @@ export async function previewRun(target: string, options: { historyPath?: string
     plans: t.plans.map((p) => ({
       id: p.id,
       path: p.path,
-      tasks: p.tasks.map((task) => ({ number: task.number, name: task.name, decision: task.decision, reason: task.reason, checks: task.checks.map(describeCheck), manual: task.manual })),
+      tasks: p.tasks.map((task) => ({ number: task.number, name: task.name, decision: task.decision, reason: task.reason, checks: task.checks.map(describeCheck), manual: task.manual, not_runnable: task.not_runnable ?? null })),
       plan_checks: p.plan_checks.map(describeCheck),
     })),
     skipped: (t.skipped ?? []).map((s) => ({ id: s.plan.id, path: s.plan.path, reason: s.reason })),
