@@ -47,21 +47,48 @@ function readSmall(path: string): string | null {
   }
 }
 
-/** The `## Learnings` section of progress.md, and the `- Learnings:` lines of its entries (newest last). */
+/**
+ * What a progress log says the next iteration should know (newest last): a `## Learnings` (or
+ * snarktank's `## Codebase Patterns`) section, `- Learnings: ...` lines, and a learnings label
+ * with a list under it (snarktank's progress.txt: `- **Learnings for future iterations:**` and
+ * its indented bullets).
+ */
 export function learningsOf(progress: string): string {
   const lines = progress.split(/\r?\n/);
   const out: string[] = [];
   let inSection = false;
+  /** Indent of a learnings label whose indented list is being read, else null. */
+  let labelIndent: number | null = null;
   for (const line of lines) {
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);
     if (heading) {
-      inSection = /^learnings\b/i.test(heading[2]!.trim());
+      inSection = /^(?:learnings|codebase patterns)\b/i.test(heading[2]!.trim());
+      labelIndent = null;
       continue;
     }
-    if (inSection && line.trim() !== '') out.push(line);
+    const indent = /^\s*/.exec(line)![0].length;
+    if (labelIndent !== null) {
+      if (line.trim() !== '' && indent > labelIndent) {
+        out.push(line.trim());
+        continue;
+      }
+      labelIndent = null;
+    }
+    if (inSection && line.trim() !== '' && !/^-{3,}$/.test(line.trim())) out.push(line);
+    else if (/^\s*[-*]\s+(?:\*\*)?learnings?\b[^:]{0,40}:(?:\*\*)?\s*$/i.test(line)) labelIndent = indent;
     else if (/^\s*[-*]\s+(?:\*\*)?learnings?(?:\*\*)?\s*:/i.test(line)) out.push(line.trim());
   }
   return out.slice(-40).join('\n');
+}
+
+/** The learnings of the progress log beside a target file (`progress.md`, else `progress.txt`), for every iteration's prompt. */
+export function progressLearnings(dir: string): Record<string, string> {
+  for (const name of ['progress.md', 'progress.txt']) {
+    const progress = readSmall(join(dir, name));
+    const learnings = progress ? learningsOf(progress).trim() : '';
+    if (learnings) return { learnings };
+  }
+  return {};
 }
 
 /**
@@ -78,10 +105,7 @@ export function prdContext(prdPath: string, projectRoot: string): Record<string,
       break;
     }
   }
-  const progress = readSmall(join(dir, 'progress.md'));
-  const learnings = progress ? learningsOf(progress) : '';
-  if (learnings.trim()) out.learnings = learnings.trim();
-  return out;
+  return { ...out, ...progressLearnings(dir) };
 }
 
 /** What the loop learned from an item, one line for progress.md (pure). */

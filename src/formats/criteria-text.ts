@@ -33,12 +33,18 @@ const CONTAINS =
   /^(?:(?:the\s+)?file\s+)?`([^`]+)`\s+(?:contains|includes)\s+(?:`([^`]+)`|"([^"]+)"|“([^”]+)”)\.?$/i;
 /** What a command is said to do when it passes: `succeeds`, `passes`, `exits with code 0`, ... */
 const PASSES = String.raw`(?:succeeds|passes|exits(?: with)?(?: (?:exit )?(?:code|status))? 0|exits successfully|returns 0|is green)`;
-const COMMAND_ONLY = new RegExp(String.raw`^\`([^\`]+)\`\s*(?:${PASSES}\.?)?$`, 'i');
+/**
+ * What may follow "passes" and still say only that the command succeeds: the kind of check it is
+ * (`passes syntax check`, `passes lint`), or how (`without errors`, `cleanly`). Anything else
+ * (`prints the version`) states an expected output, which the exit status alone does not verify.
+ */
+const PASS_TAIL = String.raw`(?:\s+(?:(?:the\s+)?(?:[a-z-]+\s+)?(?:check|checks|lint|linting)|without\s+(?:any\s+)?(?:errors?|failures?|warnings?)|cleanly|successfully))?`;
+const COMMAND_ONLY = new RegExp(String.raw`^\`([^\`]+)\`\s*(?:${PASSES}${PASS_TAIL}\.?)?$`, 'i');
 /** A bare command said to pass (`npm test passes`): only when src/plan reads the words as a command. */
-const BARE_PASSES = new RegExp(String.raw`^(.+?)\s+${PASSES}\.?$`, 'i');
+const BARE_PASSES = new RegExp(String.raw`^(.+?)\s+${PASSES}${PASS_TAIL}\.?$`, 'i');
 /** A label that introduces a criterion, not a command list: copilot_ralf's `- Acceptance: ...`. */
 const CRITERION_LABEL = /^(?:acceptance(?:\s+criteri(?:a|on))?|ac|done when)\s*:\s*(.+)$/i;
-const TESTS_PASS = /^(?:all\s+)?(?:the\s+)?(?:unit\s+)?tests?\s+(?:pass|passes|are green|succeed)\.?$/i;
+const TESTS_PASS = /^(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:(?:existing|other|unit|current)\s+)*tests?\s+(?:still\s+)?(?:pass|passes|are green|succeed)\.?$/i;
 
 /**
  * A leading label without its emphasis: `**Acceptance:** x`, `**Files**: x`, `__Verify__: x` →

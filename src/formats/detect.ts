@@ -118,14 +118,22 @@ export function detectRunTarget(path: string): DetectedTarget {
     return !/<task[\s>]/i.test(text) && CHECKLIST_ITEM.test(text) ? { kind: 'prd', path: abs } : { kind: 'gsd-plan', path: abs };
   }
   if (ext === '.json') {
-    if (/^ralph\.json$/i.test(name)) return { kind: 'ralph-json', path: abs };
     if (/requirements\.json$/i.test(name)) return { kind: 'requirements', path: abs };
+    const isRalphJson = /^ralph\.json$/i.test(name);
     // Other names: decide by shape (a syntax error is reported by the format's own reader).
     let value: unknown;
     try {
       value = JSON.parse(readUserText(abs, { what: 'JSON target' }).replace(/^\uFEFF/, ''));
     } catch {
+      if (isRalphJson) return { kind: 'ralph-json', path: abs };
       throw unsupported(path, 'a .json target must be ralph.json or requirements.json (or valid JSON shaped like one)');
+    }
+    if (isRalphJson) {
+      // A ralph.json with no `task` whose criteria are work items of their own ({id, description,
+      // steps, backpressure, passes}: ralph-town runs each one as its own loop) is a list of items.
+      const noTask = value !== null && typeof value === 'object' && !Array.isArray(value) && !('task' in value);
+      const list = noTask ? itemListKey(value) : null;
+      return list !== null && 'key' in list && list.key !== null ? { kind: 'requirements', path: abs } : { kind: 'ralph-json', path: abs };
     }
     if (value && typeof value === 'object' && !Array.isArray(value) && 'task' in value && 'acceptance_criteria' in value) return { kind: 'ralph-json', path: abs };
     // A list of items however it is named (`requirements`, `userStories`, `stories`, ...): decided by shape.
@@ -202,6 +210,7 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
       const history = readUserTextIfExists(historyPath, { what: 'requirements history' }) ?? undefined;
       const plan = parseRequirements(readUserText(detected.path, { what: 'requirements file' }), detected.path, { ...formatOptions, history, historyPath });
       const { recentHistory } = await import('./requirements.js');
+      const { progressLearnings } = await import('./copilot-ralf.js');
       return {
         kind: 'requirements',
         plans: [plan],
@@ -211,7 +220,8 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
           const id = p.tasks.find((t) => t.number === n)?.attributes.id;
           const history = id !== undefined ? readUserTextIfExists(historyPath, { what: 'requirements history' }) : null;
           const text = id !== undefined && history !== null ? recentHistory(history, historyPath, id) : '';
-          return text ? { history: text } : {};
+          // snarktank's progress.txt beside prd.json: what earlier iterations learned (read fresh).
+          return { ...progressLearnings(dirname(p.path)), ...(text ? { history: text } : {}) };
         },
         ...base,
       };

@@ -12,7 +12,7 @@ export function keyForm(key: string): string {
 }
 
 /** The canonical meaning of an item's key (first spelling wins when a file has two). */
-const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' | 'status' | 'passes' | 'verify' | 'acceptance' | 'checkpoint'> = {
+const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' | 'status' | 'passes' | 'verify' | 'acceptance' | 'steps' | 'checkpoint' | 'human'> = {
   id: 'id',
   title: 'title',
   name: 'title',
@@ -26,13 +26,30 @@ const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' |
   passed: 'passes',
   done: 'passes',
   completed: 'passes',
+  complete: 'passes',
   verify: 'verify',
   verification: 'verify',
+  // ralph-town's per-criterion gate: "Command to verify (exit 0 = pass)".
+  backpressure: 'verify',
   acceptance: 'acceptance',
   acceptancecriteria: 'acceptance',
   acceptancecriterion: 'acceptance',
   criteria: 'acceptance',
+  // Steps are how to do the item, or how to check it (Anthropic's feature list: "verification
+  // steps"); the reader decides by what else the item has.
+  steps: 'steps',
   checkpoint: 'checkpoint',
+  // A boolean that says a person must act or decide (`"needs_human_decision": true`).
+  needshuman: 'human',
+  needshumandecision: 'human',
+  needshumanreview: 'human',
+  needshumanapproval: 'human',
+  needshumaninput: 'human',
+  requireshuman: 'human',
+  requireshumandecision: 'human',
+  requireshumanreview: 'human',
+  requireshumanapproval: 'human',
+  humanrequired: 'human',
 };
 
 export type ItemKey = (typeof ITEM_KEYS)[string];
@@ -47,7 +64,7 @@ export function canonicalItem(raw: Record<string, unknown>): Map<ItemKey, { key:
   for (const [key, value] of Object.entries(raw)) {
     const meaning = ITEM_KEYS[keyForm(key)];
     if (!meaning || out.has(meaning)) continue;
-    if (meaning === 'passes' && typeof value !== 'boolean') continue;
+    if ((meaning === 'passes' || meaning === 'human') && typeof value !== 'boolean') continue;
     out.set(meaning, { key, value });
   }
   return out;
@@ -58,12 +75,18 @@ function meaningsOf(v: unknown): Set<ItemKey> | null {
   return new Set(Object.keys(v).map((k) => ITEM_KEYS[keyForm(k)]).filter((m) => m !== undefined));
 }
 
-/** A list of items: every element an object with an id or a text, at least one with both (the reader names what the others lack). */
-function isItemList(v: unknown): boolean {
+const hasText = (m: Set<ItemKey>) => m.has('title') || m.has('description') || m.has('requirement');
+
+/**
+ * A list of items: every element an object with an id or a text, at least one with both (the
+ * reader names what the others lack). A whole file that is an array needs no ids: every element
+ * with a text is enough (`[{ "description": ..., "steps": [...], "complete": false }]`).
+ */
+function isItemList(v: unknown, root = false): boolean {
   if (!Array.isArray(v) || v.length === 0) return false;
   const keys = v.map(meaningsOf);
-  const text = (m: Set<ItemKey>) => m.has('title') || m.has('description') || m.has('requirement');
-  return keys.every((m) => m !== null && (m.has('id') || text(m))) && keys.some((m) => m!.has('id') && text(m!));
+  if (root && keys.every((m) => m !== null && hasText(m))) return true;
+  return keys.every((m) => m !== null && (m.has('id') || hasText(m))) && keys.some((m) => m!.has('id') && hasText(m!));
 }
 
 /**

@@ -14,6 +14,7 @@ import { AcceptanceCriterion, addTypedCriterion } from './criteria-json.js';
 import { addTextCriterion } from './criteria-text.js';
 import { setJsonMember } from './json-edit.js';
 import { jsonPathKey } from './json-scan.js';
+import { slugOf } from './item-identity.js';
 import { canonicalItem, itemListKey, keyForm, type ItemKey } from './json-items.js';
 import { invalidFile, lineOfPath, readJsonDocument, type JsonDocument } from './json-text.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
@@ -22,7 +23,8 @@ import { zodProblems } from './zod-problems.js';
 import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
 const Requirement = looseObject({
-  id: union([string().check(trim(), minLength(1)), int()]),
+  /** Optional: an item without one is known by its text (its slug), like a PRD checklist item. */
+  id: optional(union([string().check(trim(), minLength(1)), int()])),
   description: optional(string()),
   title: optional(string()),
   /** ralph1's key: one declarative outcome statement. */
@@ -31,6 +33,11 @@ const Requirement = looseObject({
   checkpoint: optional(unknown()),
   passes: optional(unknown()),
 }).check(refine((r) => (r.requirement ?? r.description ?? r.title ?? '').trim() !== '', { message: 'an item needs a "title", "description" or "requirement" (the agent\'s task)', path: ['title'] }));
+
+/** In a list whose items have ids, every item needs one. */
+const RequirementWithId = looseObject({ ...Requirement.def.shape, id: union([string().check(trim(), minLength(1)), int()]) }).check(
+  refine((r) => (r.requirement ?? r.description ?? r.title ?? '').trim() !== '', { message: 'an item needs a "title", "description" or "requirement" (the agent\'s task)', path: ['title'] }),
+);
 
 export interface HistoryEntry {
   timestamp: string;
@@ -99,6 +106,12 @@ export function parseHistory(text: string, path: string): { entries: HistoryEntr
   return { entries, warnings };
 }
 
+/** The texts of a `steps` value (a list of strings, or one string). */
+function stepsOnly(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+}
+
 function readAcceptance(
   value: unknown,
   keyPath: Array<string | number>,
@@ -132,6 +145,19 @@ function readAcceptance(
   }
 }
 
+/** The text an item is about: its requirement, description or title (the first that says something). */
+function itemText(v: { requirement?: string | undefined; description?: string | undefined; title?: string | undefined }): string {
+  return [v.title, v.requirement, v.description].map((t) => (t ?? '').trim()).find((t) => t !== '') ?? '';
+}
+
+/** An item's identity: its id as written, else the slug of its text (an item without an id is its text). */
+function identityOf(item: Map<ItemKey, { key: string; value: unknown }>): string | null {
+  const id = item.get('id')?.value;
+  if (typeof id === 'string' || typeof id === 'number') return String(id);
+  const text = (['title', 'requirement', 'description'] as const).map((k) => item.get(k)?.value).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return text ? slugOf(text.trim()) : null;
+}
+
 function checkpointGate(value: unknown): string | null {
   if (value === undefined || value === null || value === false) return null;
   if (typeof value === 'string') {
@@ -160,6 +186,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
   const problems: Problem[] = [];
   const drafts: TaskDraft[] = [];
   const seen = new Map<string, string>();
+  const listHasIds = list.some((raw) => raw !== null && typeof raw === 'object' && !Array.isArray(raw) && canonicalItem(raw as Record<string, unknown>).has('id'));
 
   list.forEach((raw, i) => {
     const reqPath = [...base, i];
@@ -168,21 +195,28 @@ export function parseRequirements(text: string, path: string, options: Requireme
     const item = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? canonicalItem(raw as Record<string, unknown>) : null;
     const canon: Record<string, unknown> | unknown = item ? Object.fromEntries([...item].map(([k, v]) => [k, v.value])) : raw;
     const spelled = (k: ItemKey) => item?.get(k)?.key ?? k;
-    const parsed = Requirement.safeParse(canon);
+    // Ids are the list's convention or not at all: where other items have one, a missing id is a slip.
+    const parsed = (listHasIds ? RequirementWithId : Requirement).safeParse(canon);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => (issue.path.length > 0 && typeof issue.path[0] === 'string' ? { ...issue, path: [spelled(issue.path[0] as ItemKey), ...issue.path.slice(1)] } : issue));
       problems.push(...zodProblems(issues, path, doc, reqPath, raw));
       return;
     }
     const req = parsed.data;
-    const id = String(req.id);
-    const idKey = `${reqKey}.${spelled('id')}`;
+    const id = req.id !== undefined ? String(req.id) : slugOf(itemText(req));
+    const idKey = req.id !== undefined ? `${reqKey}.${spelled('id')}` : reqKey;
     if (seen.has(id)) {
-      problems.push({ file: path, key: idKey, line: lineOfPath(doc, idKey), message: `duplicate requirement id "${id}" (first at ${seen.get(id)})`, hint: 'Give every item its own id: results are filed by id.' });
+      const what = req.id !== undefined ? `duplicate requirement id "${id}"` : `duplicate item "${itemText(req).slice(0, 60)}" (items without an id are known by their text)`;
+      problems.push({ file: path, key: idKey, line: lineOfPath(doc, idKey), message: `${what} (first at ${seen.get(id)})`, hint: 'Give every item its own id: results are filed by id.' });
     } else seen.set(id, reqKey);
     const out = { checks: [] as Check[], manual: [] as string[], unrunnable: [] as string[], text: [] as string[], problems };
     readAcceptance(item?.get('verify')?.value, [...reqPath, spelled('verify')], doc, path, options, out, true);
     readAcceptance(item?.get('acceptance')?.value, [...reqPath, spelled('acceptance')], doc, path, options, out, false);
+    // Steps say how to do the item, or how to check it: with no criteria of its own (a feature
+    // list's "verification steps"), they are its criteria; beside criteria, the agent's instructions.
+    const steps = item?.get('steps');
+    const stepsAreCriteria = steps !== undefined && out.checks.length === 0 && out.manual.length === 0 && out.unrunnable.length === 0;
+    if (stepsAreCriteria) readAcceptance(stepsOnly(steps.value), [...reqPath, steps.key], doc, path, options, out, false);
     // ralph1's quality gate: after every success the project's checks run, also for a
     // requirement with checks of its own (without any, decideTask makes it the only check).
     if (options.tests_command && out.checks.length > 0 && !out.checks.some((c) => c.kind === 'tests_pass' && c.command === options.tests_command)) {
@@ -201,6 +235,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
         : `status "${status}"; only pending requirements run (set "${spelled('status')}": "pending" to retry)`;
     const title = (req.title ?? '').trim();
     const description = [req.requirement, req.description].map((t) => (t ?? '').trim()).filter((t) => t !== '').join('\n\n');
+    const stepsText = !stepsAreCriteria && steps !== undefined ? stepsOnly(steps.value).map((s, n) => `${n + 1}. ${s.trim()}`).join('\n') : '';
     const line = lineOfPath(doc, reqKey);
     const loc = doc.locations.get(reqKey);
     const endLine = loc ? doc.text.slice(0, loc.end).split('\n').length : line;
@@ -209,16 +244,19 @@ export function parseRequirements(text: string, path: string, options: Requireme
     if (recent.length > 0) {
       elements.history = recent.map((e) => `${e.timestamp} ${e.success ? 'success' : 'failure'}: ${e.message}`).join('\n');
     }
+    const firstLine = (title || description).split(/\r?\n/)[0]!.trim();
+    const human = item?.get('human');
     drafts.push({
-      name: `${id}: ${(title || description).split(/\r?\n/)[0]!.trim()}`,
+      name: req.id !== undefined ? `${id}: ${firstLine}` : firstLine,
       line,
       end_line: endLine,
-      action: [title, description].filter((s) => s !== '').join('\n\n'),
+      action: [title, description, stepsText ? `Steps:\n${stepsText}` : ''].filter((s) => s !== '').join('\n\n'),
       criteria_text: out.text.join('\n'),
       checks: out.checks,
       manual: out.manual,
       unrunnable: out.unrunnable,
-      human_gate: checkpointGate(req.checkpoint),
+      // `"needs_human_decision": true`: a person decides; the loop never stands in for them.
+      human_gate: checkpointGate(req.checkpoint) ?? (human?.value === true ? 'decision' : null),
       skip_reason: skip,
       attributes: { id, status, index: String(i) },
       elements,
@@ -243,7 +281,7 @@ export function markRequirementDone(text: string, path: string, requirementId: s
   const doc = readJsonDocument(text, path, 'requirements_invalid');
   const { base, list } = requirementsBase(doc, path);
   const items = list.map((r) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? canonicalItem(r as Record<string, unknown>) : null));
-  const index = items.findIndex((item) => item !== null && item.has('id') && String(item.get('id')!.value) === requirementId);
+  const index = items.findIndex((item) => item !== null && identityOf(item) === requirementId);
   if (index < 0) {
     throw new RalfError('writeback_failed', `${path}: requirement "${requirementId}" not found; cannot mark it done`, {
       problems: [{ file: path, message: `requirement "${requirementId}" not found (renamed or removed)`, hint: 'Mark it done by hand.' }],

@@ -118,6 +118,28 @@ describe('detectRunTarget', () => {
     expect(detectRunTarget(join(dir, 'ralph.json')).kind).toBe('ralph-json');
   });
 
+  it('a ralph.json with no task whose criteria are work items (ralph-town) is a list of items; its passes is written back in its own tabs', async () => {
+    const dir = tempDir();
+    const text = '{\n\t"execution": { "mode": "sequential" },\n\t"acceptance_criteria": [\n\t\t{\n\t\t\t"id": "ac-001",\n\t\t\t"description": "Update deps",\n\t\t\t"steps": ["Run pnpm outdated"],\n\t\t\t"backpressure": "pnpm run build",\n\t\t\t"passes": false\n\t\t}\n\t],\n\t"max_iterations_per_criterion": 3\n}\n';
+    writeFileSync(join(dir, 'ralph.json'), text);
+    expect(detectRunTarget(join(dir, 'ralph.json')).kind).toBe('requirements');
+    const target = await loadRunTarget(join(dir, 'ralph.json'), { now: () => NOW });
+    expect(target.plans[0]!.tasks.map((t) => [t.name, t.decision])).toEqual([['ac-001: Update deps', 'loop']]);
+    target.onTaskResult!(target.plans[0]!, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 });
+    expect(readFileSync(join(dir, 'ralph.json'), 'utf8')).toBe(text.replace('"passes": false', '"passes": true'));
+    // A ralph.json with its task keeps typed criteria as that task's checks.
+    writeFileSync(join(dir, 'ralph.json'), '{"task": "x", "acceptance_criteria": [{ "type": "command_succeeds", "command": "true" }]}');
+    expect(detectRunTarget(join(dir, 'ralph.json')).kind).toBe('ralph-json');
+  });
+
+  it("snarktank's progress.txt beside prd.json: its learnings reach every iteration's prompt", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'prd.json'), JSON.stringify({ userStories: [{ id: 'US-1', title: 'x', acceptanceCriteria: ['`true` passes'], passes: false }] }));
+    writeFileSync(join(dir, 'progress.txt'), '# Ralph Progress Log\n## Codebase Patterns\n- Use the sql<number> template for aggregations\n---\n\n## 2026-06-12 - US-0\n- Did things\n- **Learnings for future iterations:**\n  - Config must stay backward compatible\n---\n');
+    const target = await loadRunTarget(join(dir, 'prd.json'));
+    expect(target.iterationContext!(target.plans[0]!, 1).learnings).toBe('- Use the sql<number> template for aggregations\n- Config must stay backward compatible');
+  });
+
   it('detects a PRD by its checklist and a task file by its status frontmatter', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'TODO.md'), 'Notes\n\n* [ ] one\n');

@@ -183,3 +183,51 @@ describe('lists of items under any name, keys in any spelling (json-items.ts)', 
     expect(['Done', 'COMPLETED', 'finished', 'blocked'].map(list)).toEqual(['skip', 'skip', 'skip', 'skip']);
   });
 });
+
+describe('items as other loop tools write them (held-out round 3)', () => {
+  const path = '/x/prd.json';
+
+  it('a list whose items have no id: each is known by its text, and write-back finds it by that text', () => {
+    const text = '[\n  { "description": "Add a -m flag", "steps": ["`ralph prd -m x` works"], "started": false, "complete": false },\n  { "description": "Read a --file", "complete": true }\n]\n';
+    const plan = parseRequirements(text, path);
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.attributes.id, t.not_runnable !== undefined])).toEqual([
+      ['Add a -m flag', 'skip', 'add-a-m-flag', false],
+      ['Read a --file', 'skip', 'read-a-file', true],
+    ]);
+    // The agent moved the items around: the one whose text it is gets `"complete": true`, nothing else changes.
+    const reordered = '[\n  { "description": "Read a --file", "complete": true },\n  { "description": "Add a -m flag", "steps": ["`ralph prd -m x` works"], "started": false, "complete": false }\n]\n';
+    expect(markRequirementDone(reordered, path, 'add-a-m-flag')).toBe(reordered.replace('"started": false, "complete": false', '"started": false, "complete": true'));
+  });
+
+  it('steps are the criteria of an item that has none of its own, and the instructions of one that has', () => {
+    const text = JSON.stringify({
+      features: [
+        { id: 'F1', description: 'decode() throws on bad JSON', steps: ['Given a bad token', 'When decode() is called', 'Then it throws'], passes: false },
+        { id: 'ac-1', description: 'Update deps', steps: ['Run pnpm outdated', 'Update package.json'], backpressure: 'pnpm run build', passes: false },
+      ],
+    });
+    const [feature, criterion] = parseRequirements(text, path).tasks;
+    expect(feature).toMatchObject({ name: 'F1: decode() throws on bad JSON', decision: 'skip', checks: [], manual: ['Given a bad token', 'When decode() is called', 'Then it throws'] });
+    expect(criterion).toMatchObject({ name: 'ac-1: Update deps', decision: 'loop', manual: [] });
+    expect(criterion!.checks.map((c) => ('command' in c ? c.command : c.kind))).toEqual(['pnpm run build']);
+    expect(criterion!.elements.action).toBe('Update deps\n\nSteps:\n1. Run pnpm outdated\n2. Update package.json');
+  });
+
+  it('"needs_human_decision": true is a human gate (refused); false is none', () => {
+    const text = JSON.stringify({ items: [
+      { id: 'S0-002', description: 'Prove least privilege with a scope probe', verify: ['test -s probe.json'], needs_human_decision: true, passes: false },
+      { id: 'S0-004', description: 'Health endpoint', verify: ['cargo test'], needs_human_decision: false, passes: false },
+    ] });
+    expect(parseRequirements(text, path).tasks.map((t) => [t.name, t.decision])).toEqual([
+      ['S0-002: Prove least privilege with a scope probe', 'refuse'],
+      ['S0-004: Health endpoint', 'loop'],
+    ]);
+  });
+
+  it('"All existing tests still pass" is the project test command; a bare command that "passes syntax check" is a check, one that "prints" something is not', () => {
+    const text = JSON.stringify({ tasks: [{ id: 'T1', title: 'Scaffold', status: 'pending', acceptance_criteria: ['All existing tests still pass', 'bash -n weather.sh passes syntax check', 'bash weather.sh --version prints version number'] }] });
+    const [task] = parseRequirements(text, path, { tests_command: 'npm test' }).tasks;
+    expect(task!.checks.map((c) => `${c.kind}: ${'command' in c ? c.command : ''}`)).toEqual(['tests_pass: npm test', 'command_succeeds: bash -n weather.sh']);
+    expect(task!.manual).toEqual(['bash weather.sh --version prints version number']);
+  });
+});

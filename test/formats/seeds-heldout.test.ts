@@ -24,7 +24,8 @@ interface Expected {
   target: string;
   history?: string;
   tests_command?: string;
-  expect: { tasks: ExpectedTask[] } | { error: { line: number; mentions: string[] } };
+  /** learnings: lines the agent's prompt must carry from the tool's progress log (iterationContext). */
+  expect: { tasks: ExpectedTask[]; learnings?: string[] } | { error: { line: number; mentions: string[] } };
 }
 
 const root = join(repoRoot, 'test/fixtures/seeds-heldout');
@@ -73,8 +74,12 @@ async function score(seed: string): Promise<{ ok: boolean; diff: string }> {
     const want = expected.expect.tasks;
     got = tasks.map((t, i) => reading(t, want[i]));
     const wanted = want.map((w) => ({ ...w }));
-    const ok = JSON.stringify(got) === JSON.stringify(wanted.map((w, i) => reorder(w, (got as Array<Record<string, unknown>>)[i])));
-    return { ok, diff: ok ? '' : `got ${JSON.stringify(got)}\n   want ${JSON.stringify(wanted)}` };
+    const readingOk = JSON.stringify(got) === JSON.stringify(wanted.map((w, i) => reorder(w, (got as Array<Record<string, unknown>>)[i])));
+    const plan = target.plans[0]!;
+    const context = expected.expect.learnings && plan.tasks[0] ? (target.iterationContext?.(plan, plan.tasks[0].number).learnings ?? '') : '';
+    const missing = (expected.expect.learnings ?? []).filter((l) => !context.includes(l));
+    const ok = readingOk && missing.length === 0;
+    return { ok, diff: ok ? '' : `${readingOk ? '' : `got ${JSON.stringify(got)}\n   want ${JSON.stringify(wanted)}`}${missing.length ? `\n   learnings missing from the prompt: ${JSON.stringify(missing)}` : ''}` };
   } catch (err) {
     const e = err as Error & { problems?: Array<{ line?: number }> };
     const text = `${e.message}\n${JSON.stringify(e.problems ?? [])}`;
