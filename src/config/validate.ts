@@ -1,4 +1,5 @@
 import type { core } from 'zod/mini';
+import { compareText } from '../compare-text.js';
 import type { Problem } from '../errors.js';
 import { RalfLiteConfig } from './schema.js';
 import { nearestKey } from './suggest.js';
@@ -53,6 +54,6 @@ export function validateLayer(value: unknown, file: string, keyPrefix = 'ralf_li
     problems.push({ file, key: keyPath, message: 'invalid value', expected: expectedOf(issue), received });
   }
   // Zod reports nested problems first; list them in key order so output is stable and scannable.
-  return problems.sort((a, b) => (a.key ?? '').localeCompare(b.key ?? ''));
+  return problems.sort((a, b) => compareText(a.key ?? '', b.key ?? ''));
 }
 

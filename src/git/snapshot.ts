@@ -4,6 +4,7 @@ import { forgetPrivateIndex, openWorkIndex } from './private-index.js';
 import { findDotGit } from './repo.js';
 import { GitError, runGit, runGitSequence } from './run-git.js';
 import { RALF_STATE_DIR } from './pathspec.js';
+import { groupThousands } from '../compare-text.js';
 
 /** Untracked files larger than this are left out of a snapshot unless configured otherwise. */
 export const DEFAULT_MAX_UNTRACKED_FILE_MB = 50;
@@ -181,7 +182,7 @@ export function snapshotWarnings(s: Pick<WorkingTreeSnapshot, 'skipped_large_fil
   }
   if (s.untracked_files > UNTRACKED_WARNING_FILES) {
     out.push(
-      `${s.untracked_files.toLocaleString('en-US')} untracked files are not ignored (see \`git status --short\`); every snapshot ` +
+      `${groupThousands(s.untracked_files)} untracked files are not ignored (see \`git status --short\`); every snapshot ` +
         'carries them and they count as changed since the task started: add them to .gitignore, or commit the ones that belong in the repository',
     );
   }

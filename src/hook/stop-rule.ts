@@ -15,6 +15,7 @@
  * - the loop was held fewer than `hooks.max_blocks` times.
  */
 import type { LoopState, PlanState } from '../engine/core/types.js';
+import { newestFirst } from '../compare-text.js';
 import { failed } from '../engine/core/check-status.js';
 
 export const DEFAULT_MAX_BLOCKS = 3;
@@ -83,7 +84,7 @@ export function decideStop(event: StopEvent, states: readonly StateFile[], ctx: 
   }
   if (event.subagent && event.transcript === null) return { decision: 'allow', why: 'no transcript to tell which loop this subagent runs' };
   // The loop touched last is the one the agent is in.
-  const loop = open.sort((a, b) => (b.loop.updated_at ?? '').localeCompare(a.loop.updated_at ?? ''))[0]!;
+  const loop = open.sort((a, b) => newestFirst(a.loop, b.loop))[0]!;
   const spent = ctx.blocksSoFar(loop.key);
   if (spent >= ctx.maxBlocks) return { decision: 'allow', why: `held ${spent} time(s) already (hooks.max_blocks = ${ctx.maxBlocks})`, loop };
   return { decision: 'block', why: 'open loop started in this session', reason: blockReason(loop, ctx, spent + 1), loop };

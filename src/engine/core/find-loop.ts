@@ -1,4 +1,5 @@
 /** Finding a loop in a plan's state (pure): by task identity, by number, or the plan-level loop. */
+import { newestFirst } from '../../compare-text.js';
 import { slugOf } from '../../formats/item-identity.js';
 import { bareTaskName } from './label.js';
 import type { LoopState, PlanState } from './types.js';
@@ -26,7 +27,7 @@ export function findLoop(state: PlanState | null, scope: 'task' | 'plan', taskNu
   // No plan at hand (reset, ralf run events): the most recent loop recorded for this number.
   const byNumber = Object.entries(state.tasks)
     .filter(([, l]) => l.task_number === n)
-    .sort(([, a], [, b]) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''));
+    .sort(([, a], [, b]) => newestFirst(a, b));
   const hit = byNumber[0];
   return hit ? { key: hit[0], loop: hit[1] } : null;
 }

@@ -2,6 +2,7 @@
  * Summaries of recorded loop state for `ralf status` (pure over PlanState). Reads only
  * the JSON state: no config, no plan parsing, so the command starts fast.
  */
+import { newestFirst } from '../../compare-text.js';
 import { totalIterations } from './segments.js';
 import type { Handoff, LoopState, PlanState, RecommendedAction, StopReason } from './types.js';
 
@@ -77,7 +78,7 @@ export function summarizePlan(state: PlanState, statePath: string): PlanSummary 
 export function lastHandoff(state: PlanState | null): { scope: 'task' | 'plan'; task: number | null; stop_reason: StopReason | null; at: string | null; handoff: Handoff } | null {
   if (!state) return null;
   const loops = [...Object.values(state.tasks), ...(state.plan ? [state.plan] : [])].filter((l) => l.status === 'stopped' && !l.deferred && l.handoff);
-  loops.sort((a, b) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''));
+  loops.sort(newestFirst);
   const l = loops[0];
   return l ? { scope: l.scope, task: l.task_number, stop_reason: l.stop_reason, at: l.updated_at, handoff: l.handoff! } : null;
 }

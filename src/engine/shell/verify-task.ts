@@ -37,6 +37,7 @@ import { otherLoopsFiles } from './other-loops.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
 import { LOCK_WAIT_MS, readPlanStateFile, stopFlagPresent } from './store.js';
 import { waitForLockFree } from '../../fs/lock.js';
+import { compareText } from '../../compare-text.js';
 import type { CheckResult, Handoff, LoopState, PlanState, StopReason, Verdict } from '../core/types.js';
 
 export interface VerifyOptions extends ConfigOptions {
@@ -574,7 +575,7 @@ function earliestTaskStartedAt(state: PlanState | null): string | null {
 
 function earliestTaskStart(state: PlanState | null): string | null {
   const loops = Object.values(state?.tasks ?? {}).filter((l) => l.start_ref && l.started_at);
-  loops.sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''));
+  loops.sort((a, b) => compareText(a.started_at ?? '', b.started_at ?? ''));
   return loops[0]?.start_ref ?? null;
 }
 
