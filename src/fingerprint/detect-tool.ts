@@ -8,7 +8,7 @@ import type { Line } from './lines.js';
 const SIGNATURES: Array<[tool: string, re: RegExp]> = [
   ['vitest', /^\s*RUN\s+v\d+\.\d+|⎯⎯ Failed (?:Tests|Suites)|^\s*Test Files\s{2}/],
   ['jest', /^\s*Test Suites:\s|^\s*●\s\S/],
-  ['pytest', /=+ test session starts =+|=+ short test summary info =+/],
+  ['pytest', /(?<!=)=+ (?:test session starts|short test summary info) =+/],
   ['node-test', /^TAP version \d+|^ℹ (?:tests|pass|fail) \d+|^# (?:pass|fail) \d+$/],
   ['mocha', /^\s*\d+ passing \(\d/],
   ['rspec', /^\d+ examples?, \d+ failures?/],

@@ -421,7 +421,7 @@ function crashSite(lines: Line[], index: number): string {
 }
 
 /** A numbered source excerpt line (`> 9 │ code`, `  11 | code`): its `>` marks the spot. */
-const EXCERPT = /^\s*(>)?\s*\d+\s*[|│]\s?(.*\S)\s*$/;
+const EXCERPT = /^\s*(?:(>)\s*)?\d+\s*[|│]\s?(.*\S)\s*$/;
 /** The gutter line under an excerpt that points at the spot: `  │   ^^^^^^`. */
 const POINTER = /^\s*[|│]\s*[\^~]+/;
 

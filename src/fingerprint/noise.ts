@@ -25,7 +25,8 @@ export type LineKind =
   | 'text';
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const BANNER = /^\s*[=\-_*#~⎯─━═!+<>]{3,}\s*(\S.*?)\s*[=\-_*#~⎯─━═!+<>]{3,}\s*$/;
+/** Characters that draw a banner's rules: `==== FAILURES ====`, `--- title ---`, `⎯⎯ Failed Tests ⎯⎯`. */
+const RULE_CHARS = new Set('=-_*#~⎯─━═!+<>');
 
 const FRAME = [
   /^\s*(?:at|❯)\s+.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\)|\(Unknown Source\)|:line \d+|\(internal\/[^)]*\))\s*$/,
@@ -36,7 +37,7 @@ const FRAME = [
   /^\s*from \S+:\d+:in /,
   /^\s*#\d+\s+(?:\/|\{main\}|\S+\(\d+\):|0x)/,
   /^\s+\d+:\s+0x[0-9a-f]+ - /,
-  /^\s*\[?\s*(?:bt|frame) ?#?\d+\]?\s+0x/,
+  /^\s*(?:\[\s*)?(?:bt|frame) ?#?\d+\]?\s+0x/,
   /^\s*(?:async\s+)?[\w$.<>[\]]+\s+\((?:file:|node:|internal\/|\/)[^)]*\)\s*$/,
   /^\s*(?:async\s+)?node:[\w/:_-]+:\d+(?::\d+)?\)?$/,
   // A frame that ends with its return address (`??:? _Dmain [0x5581f90f24d3]`, D, C backtraces)
@@ -48,10 +49,10 @@ const FRAME = [
 const CODE = [
   // A numbered gutter, also behind a marker or comment sign (`> 9 |`, `%    7|` erlc) or an `L`
   // (`L10 |`): the source line, not the message.
-  /^\s*[>%#;]?\s*L?\d+\s*[|│]/,
+  /^\s*(?:[>%#;]\s*)?L?\d+\s*[|│]/,
   /^\s*\d+:\s{2,}\S/,
   // (and the box a report draws around its excerpt: `╭─[ src/main.js:2:22 ]`)
-  /^\s*[%#;]?\s*(?:[|│╭┌]|,-\[)/,
+  /^\s*(?:[%#;]\s*)?(?:[|│╭┌]|,-\[)/,
   /^\s*-->\s/,
   /^\s*:::\s/,
   /^\s*=\s*(?:note|help):/,
@@ -159,7 +160,7 @@ export function classifyLine(line: string): LineKind {
   const text = line.replace(LEVEL_TAG, '') || line;
   const withoutCounter = text.replace(/\[\d+\/\d+\]/g, '');
   if (!LETTER_OR_DIGIT.test(withoutCounter)) return 'separator';
-  if (BANNER.test(text)) return 'banner';
+  if (bannerTitle(text) !== null) return 'banner';
   if (matchesAny(PASS_LINE, text)) return 'pass';
   if (matchesAny(FRAME_LINE, text)) return 'frame';
   if (matchesAny(CODE_LINE, text)) return 'code';
@@ -186,6 +187,14 @@ export function isNoise(kind: LineKind): boolean {
 
 /** The title of a banner line (`==== FAILURES ====` → `FAILURES`), or null. */
 export function bannerTitle(text: string): string | null {
-  const m = BANNER.exec(text);
-  return m ? m[1]!.trim() : null;
+  // A scan, not a regex: `^\s*[rule]{3,}\s*(\S.*?)\s*[rule]{3,}\s*$` backtracks in cubic time
+  // on a long run of rule characters (12 s for one 2,000-character line).
+  const t = text.trim();
+  let start = 0;
+  while (start < t.length && RULE_CHARS.has(t[start]!)) start++;
+  let end = t.length;
+  while (end > start && RULE_CHARS.has(t[end - 1]!)) end--;
+  if (start < 3 || t.length - end < 3) return null;
+  const title = t.slice(start, end).trim();
+  return title === '' ? null : title;
 }

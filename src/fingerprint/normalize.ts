@@ -68,13 +68,13 @@ const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|bus
 const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offset|byte|pos)(\s*[:,]?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
 // A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
 // `Cannot parse: 2:70: code` inside. (A `file:line` is taken by COLON_LOCATION before.)
-const PAREN_POSITION = /\s*\(\d+:\d+(?::\d+)?\)/g;
+const PAREN_POSITION = /(?<!\s)\s*\(\d+:\d+(?::\d+)?\)/g;
 const BARE_POSITION = /(^|[\s(\[])\d+:\d+(?::\d+)?:?(?=$|[\s)\]:,;])/g;
 // A numeric id after `id=`/`id:` (`request id=30331`, `user_id: 17`) or a long `#1234` reference.
 const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
 // Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
 // `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
-const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]*\d[a-z_])(?=[a-z0-9_]*[a-z][a-z0-9_]*[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
+const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]{0,9}\d[a-z_])(?=[a-z0-9_]{0,8}[a-z][a-z0-9_]{0,8}[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
 // A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment;
 // also an absolute path glued to a word's colon (`ERROR:/tmp/x/cart.vala.c`), not a URL's `//`.
 const PATH = /(?:(?<![\w.@%+~:/\\-])|(?<=[A-Za-z]:)(?=\/(?!\/)))((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;

@@ -68,7 +68,7 @@ const STRONG_LINE = anyOf(STRONG);
 
 // `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`),
 // or a message located in words: `Loop iterator is not lexical at line 11, column 5.`, `… at x.pl line 7.`
-const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S|\w.*?\sat (?:\S+ )?line \d+\b/;
+const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S|^\W*\w.*?\sat (?:\S+ )?line \d+\b/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
 
 /** A note or warning that also says `error` is an error. */
@@ -174,7 +174,7 @@ function arrowFile(lines: Line[], i: number): string | null {
   }
   return null;
 }
-const PATH_ONLY = /^\s*((?:[A-Za-z]:)?[\w.@+~\\/-]*[\\/]?[\w.@+~-]+\.[A-Za-z]\w{0,9})\s*$/;
+const PATH_ONLY = /^\s*((?:[A-Za-z]:)?[\w.@+~\\/-]*[\w.@+~-]\.[A-Za-z]\w{0,9})\s*$/;
 
 /**
  * Parses a compiler/linter diagnostic at `lines[i]` into parts, looking at neighbours for

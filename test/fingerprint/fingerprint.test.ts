@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprint, NO_OUTPUT } from '../../src/fingerprint/fingerprint.js';
+import { classifyLine } from '../../src/fingerprint/noise.js';
 import { repoRoot } from '../helpers/cli.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'fingerprint');
@@ -424,5 +425,12 @@ describe('fingerprint: tool-agnostic signals', () => {
     const filler = Array.from({ length: 20_000 }, (_, i) => `[${i}] INFO processed /tmp/w/a${i}/file${i}.ts in ${i % 90}ms ${'x'.repeat(i % 3 === 0 ? 3000 : 10)}`);
     const out = ['src/a.ts(3,1): error TS1005: ";" expected.', ...filler].join('\n');
     expect(fingerprint(out)).toMatchObject({ fingerprint: 'a.ts: error TS1005: ";" expected.', line: 1 });
+  });
+
+  it('reads long lines of rule characters, spaces or words without backtracking (a banner regex took 12 s per such line)', () => {
+    const long = [`${'='.repeat(1999)}x`, `${'-'.repeat(1999)}x`, `${' '.repeat(1999)}x`, `${'x'.repeat(1990)} at line 3`, `${'a.'.repeat(1000)}`, '_'.repeat(2000)];
+    const out = ['src/a.ts(3,1): error TS1005: ";" expected.', ...Array.from({ length: 40 }, (_, i) => long[i % long.length]!)].join('\n');
+    expect(fingerprint(out)).toMatchObject({ fingerprint: 'a.ts: error TS1005: ";" expected.', line: 1 });
+    expect(classifyLine(`${'='.repeat(40)} FAILURES ${'='.repeat(40)}`)).toBe('banner');
   });
 });

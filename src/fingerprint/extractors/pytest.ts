@@ -10,7 +10,7 @@ export const pytest: RunnerExtractor = {
   header(t) {
     if (!t.startsWith('___')) return null;
     const m = /^_{3,}\s+(.+?)\s+_{3,}$/.exec(t);
-    return m ? m[1]!.replace(/\S*\/(\S+)/g, '$1') : null;
+    return m ? m[1]!.replace(/(?<!\S)\S*\/(\S+)/g, '$1') : null;
   },
   marker(t) {
     return /^(?:FAILED|ERROR)\s+(\S+?)(?:\s+-\s.*)?$/.exec(t)?.[1] ?? null;
