@@ -80,7 +80,7 @@ export const RalfLiteConfig = strictObject({
     intIn(1, 100, 'Stop with `repeated_fingerprint` when the same normalized error fingerprint occurs in this many iterations in a row (N occurrences, not N repeats), none of the repeats fixing a check or test or moving the error downstream.'),
     2,
   ),
-  no_progress_repeats: _default(intIn(1, 100, 'Stop with `no_progress` after this many no-progress iterations in a row: no tree not seen before in the loop (returning to an earlier tree never counts). Iteration 1 always counts as progress.'), 2),
+  no_progress_repeats: _default(intIn(1, 100, 'Stop with `no_progress` after this many no-progress iterations in a row: no tree not seen before in the loop, or checks reporting what an earlier iteration (before the previous one) reported (returning to an earlier tree or result never counts). Iteration 1 always counts as progress.'), 2),
   apply_to: _default(ApplyTo, { auto_tasks: true, autonomous_plans: true, tdd_tasks: false }),
   check_timeout_seconds: optional(intIn(1, 86_400, 'Kill a verification check (and its process tree) after this many seconds (default 600).')),
   time_budget_seconds: optional(intIn(1, 604_800, 'Optional time budget for one task loop; unset means no time-based stop (the default).')),

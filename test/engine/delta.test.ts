@@ -50,6 +50,25 @@ describe('computeDelta', () => {
     expect(r.reasons[0]).toMatch(/^no progress: back to the tree of iteration 1 \(no longer failing: y without a code change: not counted\)/);
   });
 
+  it('a new tree whose checks report what an earlier iteration (not the previous) reported is no progress: going round in circles', () => {
+    const A = at([check(0, { fp: 'FAIL x', tests: ['x'] })], 'FAIL x', 'd1');
+    const B = at([check(0, { fp: 'FAIL y', tests: ['y'] })], 'FAIL y', 'd2');
+    const h = history(A, B);
+    const d = computeDelta(h, { ...A, diff_hash: 'd3' });
+    expect(d).toMatchObject({ novel_tree: true, returned_to: null, returned_result: 1, tests_fixed: ['y'] });
+    const r = judgeDelta(d, 2);
+    expect(r).toMatchObject({ improved: false, progress: false });
+    expect(r.reasons[0]).toBe('no progress: the checks report what they reported at iteration 1 (the code changed, the result went back) (no longer failing: y against iteration 2: not counted)');
+    // The same result as the previous iteration is the fingerprint rule's, not this one.
+    expect(computeDelta(history(A, B), { ...B, diff_hash: 'd3' }).returned_result).toBeNull();
+    // Failing units are a set: the order a runner lists them in is no difference.
+    const xy = at([check(0, { fp: 'FAIL x', tests: ['x', 'y'] })], 'FAIL x', 'd1');
+    expect(computeDelta(history(xy, B), at([check(0, { fp: 'FAIL x', tests: ['y', 'x'] })], 'FAIL x', 'd4')).returned_result).toBe(1);
+    // A different fingerprint or another check's result is a different result.
+    expect(computeDelta(h, at([check(0, { fp: 'FAIL x: 3', tests: ['x'] })], 'FAIL x: 3', 'd3')).returned_result).toBeNull();
+    expect(computeDelta(history(at([check(0, { fp: 'A' }), check(1, { fp: 'B' })], 'A', 'd1'), at([check(0, { fp: 'C' }), check(1, { fp: 'B' })], 'C', 'd2')), at([check(0, { fp: 'A' }), check(1)], 'A', 'd3')).returned_result).toBeNull();
+  });
+
   it('an unchanged tree with a flaky test now passing is not progress', () => {
     const h = history(at([check(0, { fp: 'A', tests: ['x', 'y'] })], 'A', 'd1'));
     expect(judge(h, at([check(0, { fp: 'A', tests: ['x'] })], 'A', 'd1'))).toMatchObject({ progress: false, reasons: [expect.stringMatching(/same tree as iteration 1/)] });

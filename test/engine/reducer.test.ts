@@ -342,6 +342,6 @@ describe('reduce: the per-iteration delta drives every rule', () => {
 
   it('the delta is recorded on each iteration', () => {
     const { state } = run([tests('FAIL a', ['a', 'b'], 'd1'), tests('FAIL a', ['a'], 'd2')], loose);
-    expect(state.iterations[1]!.delta).toEqual({ checks_fixed: [], tests_fixed: ['b'], fingerprint_changed: false, stage_advanced: [], novel_tree: true, returned_to: null, improved: true });
+    expect(state.iterations[1]!.delta).toEqual({ checks_fixed: [], tests_fixed: ['b'], fingerprint_changed: false, stage_advanced: [], novel_tree: true, returned_to: null, returned_result: null, improved: true });
   });
 });

@@ -10,6 +10,10 @@
  * - novel tree: the working tree (the progress key: a hash of every change since the start
  *   except `.planning/ralf/` and other open loops' files) was not seen before in this loop.
  *   Returning to an earlier tree (oscillation, an undone edit) is never progress.
+ * - returned result: the checks report exactly what they reported at an earlier iteration
+ *   (not the previous one: a result that stays is the fingerprint rule's). An agent that
+ *   alternates between two attempts with a cosmetic change each time makes a new tree every
+ *   iteration but goes round in circles; that is no progress either.
  */
 import { failed } from './check-status.js';
 import type { CheckResult, IterationDelta } from './types.js';
@@ -50,10 +54,26 @@ function firstFailingIndex(checks: CheckFacts[]): number {
   return checks.findIndex(failed);
 }
 
+/**
+ * What the checks reported, as one comparable key: per check (kind + command) whether it
+ * passed, was skipped, or failed with which fingerprint and which failing units.
+ */
+export function resultKey(checks: CheckFacts[]): string {
+  return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort()]]));
+}
+
+/** The latest iteration before the previous one whose checks reported exactly this (when the previous one reported something else). */
+function returnedResult(iterations: DeltaHistory['iterations'], cur: DeltaInput): number | null {
+  const key = resultKey(cur.checks);
+  if (iterations.length < 2 || resultKey(iterations.at(-1)!.checks) === key) return null;
+  for (let i = iterations.length - 2; i >= 0; i--) if (resultKey(iterations[i]!.checks) === key) return iterations[i]!.iteration;
+  return null;
+}
+
 export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
   const prev = history.iterations.at(-1);
   if (!prev) {
-    return { first: true, checks_fixed: [], tests_fixed: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null };
+    return { first: true, checks_fixed: [], tests_fixed: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
   }
   const curByKey = new Map(cur.checks.map((c) => [keyOf(c), c]));
   const checksFixed: string[] = [];
@@ -93,7 +113,7 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
     novel = returnedTo === null;
   }
-  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo };
+  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
 }
 
 const MAX_LISTED = 5;
@@ -121,6 +141,11 @@ export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgeme
     const where = d.returned_to === 0 ? 'the tree the loop started from' : d.returned_to === prevIteration ? `the same tree as iteration ${d.returned_to} (nothing changed)` : `the tree of iteration ${d.returned_to}`;
     const note = betterSeen ? ` (${reasons.join('; ')} without a code change: not counted)` : '';
     return { improved: false, progress: false, reasons: [`no progress: back to ${where}${note}`] };
+  }
+  if (d.returned_result != null) {
+    // A new tree (or an unknown one) whose checks went back to what an earlier iteration reported.
+    const note = betterSeen ? ` (${reasons.join('; ')} against iteration ${prevIteration}: not counted)` : '';
+    return { improved: false, progress: false, reasons: [`no progress: the checks report what they reported at iteration ${d.returned_result}${d.novel_tree ? ' (the code changed, the result went back)' : ''}${note}`] };
   }
   if (d.novel_tree === true) {
     if (betterSeen) return { improved: true, progress: true, reasons };

@@ -116,6 +116,12 @@ export interface IterationDelta {
   novel_tree: boolean | null;
   /** The iteration whose tree this one returned to (0: the start tree). */
   returned_to: number | null;
+  /**
+   * The earlier iteration (before the previous one) whose checks reported exactly what this
+   * one's do, when the previous one reported something else: going round in circles on new
+   * trees (delta.ts). Absent in states written before it existed.
+   */
+  returned_result?: number | null;
   /** Something fixed or further along on a novel tree: resets the repeated-fingerprint count. */
   improved: boolean;
 }
