@@ -195,6 +195,7 @@ function earlierLines(row: ReportRow): PhrasingContent[][] {
     ...(row.approved?.length ? [commands('Approved (Rule 4)', row.approved)] : []),
     ...(row.checks_edited?.length ? [commands('Checks edited in the plan during the loop, not run (the loop ran the ones it started with)', row.checks_edited)] : []),
     ...(row.skipped_more?.length ? [commands('More tests skipped than where the loop started (a skipped test verifies nothing)', row.skipped_more)] : []),
+    ...(row.fewer_tests?.length ? [commands('Fewer tests run than earlier in the loop (a deleted test verifies nothing)', row.fewer_tests)] : []),
   ];
 }
 

@@ -82,6 +82,8 @@ export interface ReportRow {
   checks_edited?: string[];
   /** Checks that skip more tests at the last iteration than where the loop started: `command: before → now`. */
   skipped_more?: string[];
+  /** Checks that run fewer tests at the last iteration than earlier in the loop: `command: before → now`. */
+  fewer_tests?: string[];
   /** Why the task was deferred (`ralf task defer`). */
   deferred?: string | null;
 }

@@ -6,6 +6,7 @@ import { isFileCheck, runFileCheck } from './file-checks.js';
 import { runCommand } from './run-command.js';
 import { judgeCommand } from './judge.js';
 import { skippedTests } from './skip-count.js';
+import { testsRun } from './test-count.js';
 import { oneShot } from './one-shot.js';
 import { pipelineWarnings, readGrepFiltersAsMeant } from '../plan/pipelines.js';
 import { readUserTextIfExists } from '../fs/read-user-text.js';
@@ -173,7 +174,9 @@ async function runOne(
   // These notes head the output, so the handoff, the fingerprint and a person all see why.
   const prefix = judgedNotes.map((n) => `[ralf] ${n}\n`).join('');
   const notes = [...judgedNotes, ...pipelineWarnings(check.command)];
-  const skips = ran ? skippedTests(outcome.output) : null;
+  const tests = ran ? testsRun(outcome.output) : null;
+  // A summary that counts tests and names no skip skipped none (pytest's `3 failed`).
+  const skips = ran ? (skippedTests(outcome.output) ?? (tests !== null ? 0 : null)) : null;
   return {
     index,
     kind: check.kind,
@@ -187,6 +190,7 @@ async function runOne(
     output_bytes: outcome.output_bytes,
     ...(notes.length > 0 ? { notes } : {}),
     ...(skips !== null ? { skipped_tests: skips } : {}),
+    ...(tests !== null ? { tests_run: tests } : {}),
     ...(outcome.interrupted ? { interrupted: true } : {}),
   };
 }

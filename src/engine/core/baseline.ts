@@ -22,6 +22,8 @@ export interface Baseline {
   failing: BaselineFailure[];
   /** Skipped tests each check's summary counted on the untouched tree (command → count; core/skips.ts). */
   skipped?: Record<string, number>;
+  /** Tests each check's summary said ran on the untouched tree (command → count; core/skips.ts). */
+  tests?: Record<string, number>;
 }
 
 export function baselineOf(checks: CheckResult[], at: string, source: Baseline['source']): Baseline {
@@ -29,7 +31,14 @@ export function baselineOf(checks: CheckResult[], at: string, source: Baseline['
     .filter(failed)
     .map((c) => ({ command: c.command, fingerprint: c.fingerprint, ...(c.failing_tests?.length ? { failing_tests: c.failing_tests } : {}) }));
   const counted = checks.filter((c) => c.skipped_tests !== undefined);
-  return { at, source, failing, ...(counted.length > 0 ? { skipped: Object.fromEntries(counted.map((c) => [c.command, c.skipped_tests!])) } : {}) };
+  const ran = checks.filter((c) => c.tests_run !== undefined);
+  return {
+    at,
+    source,
+    failing,
+    ...(counted.length > 0 ? { skipped: Object.fromEntries(counted.map((c) => [c.command, c.skipped_tests!])) } : {}),
+    ...(ran.length > 0 ? { tests: Object.fromEntries(ran.map((c) => [c.command, c.tests_run!])) } : {}),
+  };
 }
 
 /**

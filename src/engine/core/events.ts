@@ -66,6 +66,8 @@ export type LoopEvent =
       plan_checks_edited?: string[];
       /** Checks that skip more tests than where the loop started (core/skips.ts). */
       skipped_more?: MoreSkipped[];
+      /** Checks that run fewer tests than earlier in the loop (core/skips.ts). */
+      fewer_tests?: MoreSkipped[];
       /** Diff-guard findings an approval covers (recorded, never a stop). */
       rule4_approved?: string[];
     }

@@ -131,6 +131,7 @@ export function renderHandoffMarkdown(h: Omit<Handoff, 'markdown'>, loop: LoopSt
     out.push('', `**Checks edited in the plan during the loop** (not run; the loop ran the ones it started with): ${edited.length > 0 ? edited.map((c) => code(c)).join(', ') : 'every check removed'}`);
   }
   if (last?.skipped_more?.length) out.push('', `**More tests skipped than where the loop started:** ${last.skipped_more.map((m) => `${code(m.command)} ${m.before} → ${m.now}`).join(', ')}`);
+  if (last?.fewer_tests?.length) out.push('', `**Fewer tests run than earlier in the loop:** ${last.fewer_tests.map((m) => `${code(m.command)} ${m.before} → ${m.now}`).join(', ')}`);
   out.push('', `**Recommended next action:** \`${h.recommended_action}\` — ${h.recommendation}`);
   out.push('', '### Awaiting', '', awaiting(h, ctx), '');
   // Collapse runs of blank entries (not blank lines inside a fenced output tail).

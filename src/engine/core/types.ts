@@ -60,6 +60,14 @@ export interface CheckResult {
   notes?: string[];
   /** The skipped tests the run's own summary counts (src/verify/skip-count.ts); absent when it states none. */
   skipped_tests?: number;
+  /** The tests the run's own summary says ran (src/verify/test-count.ts); absent when it states none. */
+  tests_run?: number;
+  /**
+   * Passed by its exit status, but held as failing: it skips more tests than where the loop
+   * started, or runs fewer than earlier in the loop (core/skips.ts). The check did not verify
+   * what it verified before.
+   */
+  held?: string;
 }
 
 export interface IterationRecord {
@@ -105,6 +113,8 @@ export interface IterationRecord {
   plan_checks_edited?: string[];
   /** Checks that skip more tests than where the loop started (core/skips.ts). */
   skipped_more?: MoreSkipped[];
+  /** Checks that run fewer tests than earlier in the loop (core/skips.ts). */
+  fewer_tests?: MoreSkipped[];
 }
 
 export interface IterationDelta {

@@ -15,7 +15,7 @@ import type { RalfLiteConfig } from '../../config/schema.js';
 import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
 import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js';
 import { checksToRun } from '../core/checks-at-start.js';
-import { moreSkipped, type MoreSkipped } from '../core/skips.js';
+import { fewerTests, holdWeakened, moreSkipped, type MoreSkipped } from '../core/skips.js';
 import { resetCommand } from '../core/commands.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
@@ -98,8 +98,10 @@ export interface VerifyOutcome {
    * started: these did NOT run; `checks` are the ones the loop started with.
    */
   plan_checks_edited?: string[];
-  /** Checks whose run skips more tests than where the loop started (reported; not a failure). */
+  /** Checks whose run skips more tests than where the loop started (a passing one is held as failing). */
   skipped_more?: MoreSkipped[];
+  /** Checks whose run counts fewer tests than earlier in the loop (a passing one is held as failing). */
+  fewer_tests?: MoreSkipped[];
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
   /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
@@ -448,8 +450,11 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (cfg.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
     checks = checks.map((c) => (failsAsBefore(c, baseline) ? { ...c, passed: true, fingerprint: null, notes: [...(c.notes ?? []), 'already failing before the task, and failing only as before: not blocking (preexisting_failures: allow)'] } : c));
   }
-  // A green run may have got there by skipping tests: said, for a human (core/skips.ts).
+  // A green run may have got there by skipping or deleting tests: such a check is held as
+  // failing, and the answer says why (core/skips.ts).
   const skippedMore = moreSkipped(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
+  const fewer = fewerTests(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
+  checks = holdWeakened(checks, skippedMore, fewer);
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -488,6 +493,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       ...(before?.checks_at_start ? {} : { checks_at_start: atStart }),
       ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
       ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
+      ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
       ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
@@ -500,7 +506,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const listed = written ? Object.keys(written.paths) : [];
   const notes = [
     ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource)] : []),
-    ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore)] : []),
+    ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore, resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()))] : []),
+    ...(fewer.length > 0 ? [fewerTestsNote(fewer, resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()))] : []),
     ...(listed.length > 0 ? [`checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's).`] : []),
   ];
   const message = [`${o.message}${reused ? ` (the checks' green result from ${pending.at} was reused: the working tree has not changed since)` : ''}`, ...notes.map((n) => `Note: ${n}`)].join(' ');
@@ -509,6 +516,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     message,
     ...(reused ? { checks_reused: true } : {}),
     ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
+    ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
     ...(listed.length > 0 ? { checks_modified: listed } : {}),
   };
 }
@@ -526,9 +534,14 @@ function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, st
   return `in ${loaded.planRel}, ${changed} (now: ${shown}); ralf ran them ${ran}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
 }
 
-function skippedMoreNote(more: MoreSkipped[]): string {
+function skippedMoreNote(more: MoreSkipped[], reset: string): string {
   const each = more.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` skips ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} where the loop started)`);
-  return `${each.join('; ')}. A skipped test verifies nothing: unskip it and make it pass, unless the plan asks for the skip.`;
+  return `${each.join('; ')}. A skipped test verifies nothing: a passing check that skips more is held as failing. Unskip the test and make it pass; a human who wants the skip runs \`${reset}\` to count from the tree as it is.`;
+}
+
+function fewerTestsNote(fewer: MoreSkipped[], reset: string): string {
+  const each = fewer.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` runs ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} earlier in the loop)`);
+  return `${each.join('; ')}. A deleted test verifies nothing: a passing check that runs fewer tests is held as failing. Restore the test and make it pass; a human who removed it on purpose runs \`${reset}\` to count from the tree as it is.`;
 }
 
 function sameCommands(recorded: string[], checks: Check[]): boolean {
