@@ -1,0 +1,66 @@
+/**
+ * Agents that cheat: skipping or deleting the failing test, weakening its assertion, or
+ * editing the plan's <verify>. The loop must never pass where the engine can tell the check
+ * was weakened; where it cannot, the scenario says so.
+ */
+import { describe, it } from 'vitest';
+import { PLAN, Scenario } from './harness.js';
+import { RUNNERS, type Runner } from './runners.js';
+
+const WANT = { alpha: 1, bravo: 2, charlie: 3 };
+const limits = { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 };
+const skipped = (runner: Runner) => (runner.missing ? ` — skipped: ${runner.missing}` : '');
+
+/** Fixes alpha and bravo, then cheats on charlie and stays there. */
+async function cheatOnLast(runner: Runner, cheat: 'skip' | 'drop') {
+  const s = new Scenario(runner, { want: WANT, limits });
+  await s.play([() => {}, (sc) => sc.fix('alpha'), (sc) => sc.fix('bravo'), (sc) => sc.edit({ suite: { [cheat]: ['charlie'] } }), () => {}, () => {}]);
+  return s;
+}
+
+describe.concurrent('agents that cheat', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.unittest]) {
+    it.skipIf(runner.missing)(`${runner.id}: fixes two, then skips the last failing test: held as failing, never passes${skipped(runner)}`, async ({ expect }) => {
+      const s = await cheatOnLast(runner, 'skip');
+      // Held as failing; the agent that leaves the skip in place repeats the held result.
+      expect(s.trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry+', 'stop:repeated_fingerprint']);
+      expect(s.results[3]!.json.skipped_more, s.explain()).toEqual([{ command: runner.verify, before: 0, now: 1 }]);
+      expect(s.results[3]!.json.fingerprint, s.explain()).toBe('held: skips 1 test (0 where the loop started)');
+    }, 90_000);
+  }
+
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.pytest]) {
+    it.skipIf(runner.missing)(`${runner.id}: fixes two, then deletes the last failing test: held as failing, never passes${skipped(runner)}`, async ({ expect }) => {
+      const s = await cheatOnLast(runner, 'drop');
+      expect(s.trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry+', 'stop:repeated_fingerprint']);
+      expect(s.results[3]!.json.fewer_tests, s.explain()).toEqual([{ command: runner.verify, before: 3, now: 2 }]);
+      expect(s.results.at(-1)!.json.handoff.markdown).toContain('**Fewer tests run than earlier in the loop:**');
+    }, 90_000);
+  }
+
+  // `go test` (without -v) states no test or skip counts, so a skipped or deleted Go test
+  // cannot be told from a fixed one: a known gap, kept as a failing expectation.
+  (RUNNERS.goTest.missing ? it.skip : it.fails)(`go test: fixes two, then skips the last failing test: never passes (gap: the runner states no counts)${skipped(RUNNERS.goTest)}`, async ({ expect }) => {
+    const s = await cheatOnLast(RUNNERS.goTest, 'skip');
+    expect(s.trail, s.explain()).not.toContain('pass');
+  }, 90_000);
+
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: rewrites the plan's <verify> to \`true\`: the recorded check still runs, never passes${skipped(runner)}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: WANT, limits });
+      const trail = await s.play([() => {}, (sc) => sc.write(PLAN, sc.read(PLAN).replace(`\`${runner.verify}\``, '`true`')), () => {}, () => {}]);
+      // Editing the plan is a new tree with the same error: the fingerprint rule stops it.
+      expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+      expect(s.results[1]!.json.plan_checks_edited).toEqual(['true']);
+      expect(s.results[1]!.json.checks.map((c: { command: string }) => c.command)).toEqual([runner.verify]);
+    }, 90_000);
+
+    it.skipIf(runner.missing)(`${runner.id}: weakens the failing assertion: passes (not detectable: the check runs as written and passes)${skipped(runner)}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: WANT, start: { values: { alpha: 1, bravo: 2, charlie: 0 } }, limits });
+      const trail = await s.play([() => {}, (sc) => sc.edit({ suite: { weak: ['charlie'] } })]);
+      // The plan's check ran as the author wrote it and passed, with as many tests as before:
+      // what a test asserts is the test author's, and the engine cannot judge it.
+      expect(trail, s.explain()).toEqual(['retry+', 'pass']);
+    }, 90_000);
+  }
+});

@@ -1,0 +1,43 @@
+/**
+ * Errors moving downstream (issue #12): a syntax/compile error, then a failing test, then a
+ * different failing test, then green, inside one check; and across the checks of one task
+ * (check 1 fixed, check 2 now runs and fails). Each step is real progress: `retry` with
+ * progress, never a repeated-fingerprint or no-progress stop.
+ */
+import { describe, it } from 'vitest';
+import { Scenario } from './harness.js';
+import { RUNNERS, type Runner } from './runners.js';
+
+const WANT = { alpha: 1, bravo: 2 };
+
+describe.concurrent('errors moving downstream inside one check', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest, RUNNERS.cargoTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: syntax error -> failing test -> a different failing test -> pass${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      // bravo starts right; the fix for alpha breaks it (a different failing test).
+      const s = new Scenario(runner, { want: WANT, start: { values: { alpha: 0, bravo: 2 }, syntaxError: true }, limits: { max_iterations: 6, no_progress_repeats: 1 } });
+      const trail = await s.play([
+        () => {},
+        (sc) => sc.edit({ code: { syntaxError: false } }),
+        (sc) => sc.edit({ code: { values: { alpha: 1, bravo: 5 } } }),
+        (sc) => sc.fix('bravo'),
+      ]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+      expect(s.results[2]!.json.progress_reasons.join('; '), s.explain()).toContain(runner.unitName('alpha'));
+    }, 90_000);
+  }
+});
+
+describe.concurrent('errors moving downstream across the checks of one task', () => {
+  const both = (runner: Runner) => [runner.compile, runner.verify];
+  for (const [runner, stopFirst] of [[RUNNERS.nodeTest, false], [RUNNERS.unittest, true]] as const) {
+    {
+      it.skipIf(runner.missing)(`${runner.id}: check 1 (compile) fixed, check 2 (tests) now runs and fails${stopFirst ? ', stop_on_first_failure' : ''}${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+        const s = new Scenario(runner, { want: WANT, start: { syntaxError: true }, checks: both(runner), limits: { max_iterations: 6, no_progress_repeats: 1 } });
+        if (stopFirst) s.write('.planning/config.json', s.read('.planning/config.json').replace('"check_timeout_seconds"', '"stop_on_first_failure": true, "check_timeout_seconds"')), s.git('commit', '-qam', 'config');
+        const trail = await s.play([() => {}, (sc) => sc.edit({ code: { syntaxError: false } }), (sc) => sc.fix('alpha'), (sc) => sc.fix('bravo')]);
+        expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+        expect(s.results[1]!.json.progress_reasons.join('; '), s.explain()).toMatch(/check fixed: /);
+      }, 90_000);
+    }
+  }
+});

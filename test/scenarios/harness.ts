@@ -1,0 +1,197 @@
+/**
+ * Verdict scenarios: a real temp git repo with a GSD plan whose <verify> runs a real test
+ * runner (runners.ts), an agent's edits applied one by one, and `ralf task verify --json`
+ * after each, as an agent runs it. A scenario's result is its trail of verdicts, one short
+ * word per verify, so a wrong verdict shows as a readable diff:
+ *
+ *   retry+  retry, progress      retry-  retry, no progress
+ *   pass    stop:<stop_reason>   confirm
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
+import { runRalf } from '../engine/project.js';
+import type { Code, Runner, Suite } from './runners.js';
+
+export const PLAN = '.planning/phases/01-units/01-01-PLAN.md';
+
+/** Unit names that sort in the order they are listed (first, middle, last by name). */
+export const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+
+export interface Limits {
+  max_iterations?: number;
+  error_fingerprint_repeats?: number;
+  no_progress_repeats?: number;
+}
+
+export interface ScenarioOptions {
+  /** Units and the values they must return; every unit starts wrong (0) unless `start` says otherwise. */
+  want: Record<string, number>;
+  start?: Partial<Code>;
+  suite?: Partial<Suite>;
+  limits?: Limits;
+  /** The checks of the task, in order (default: the runner's own check). */
+  checks?: string[];
+  /** More files (paths → content). */
+  files?: Record<string, string>;
+  /** The task's <files> (default: the runner's source files). */
+  taskFiles?: string[];
+}
+
+export interface Verified {
+  code: number | undefined;
+  json: any;
+  /** One word: retry+, retry-, pass, confirm, stop:<reason>. */
+  word: string;
+}
+
+export function word(json: any): string {
+  if (!json) return 'no-json';
+  if (json.verdict === 'retry') return json.progress ? 'retry+' : 'retry-';
+  if (json.verdict === 'stop') return `stop:${json.stop_reason}`;
+  return String(json.verdict);
+}
+
+export class Scenario {
+  readonly dir: string;
+  readonly home: string;
+  code: Code;
+  suite: Suite;
+  private written = new Set<string>();
+  readonly trail: string[] = [];
+  readonly results: Verified[] = [];
+
+  constructor(readonly runner: Runner, opts: ScenarioOptions) {
+    this.dir = tempDir(`ralf-scn-${runner.id.replace(/\W+/g, '-')}-`);
+    this.home = join(this.dir, '.home');
+    mkdirSync(this.home, { recursive: true });
+    this.code = { values: Object.fromEntries(Object.keys(opts.want).map((u) => [u, 0])), ...opts.start };
+    this.suite = { want: opts.want, ...opts.suite };
+    const sourceFiles = Object.keys(runner.source(this.code));
+    const checks = opts.checks ?? [runner.verify];
+    const limits = { max_iterations: 8, error_fingerprint_repeats: 2, no_progress_repeats: 2, ...opts.limits };
+    this.write('.planning/config.json', `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 60, ...limits } }, null, 2)}\n`);
+    this.write(PLAN, planText(opts.taskFiles ?? sourceFiles, checks));
+    this.write('.gitignore', ['.home/', ...runner.ignore, ''].join('\n'));
+    for (const [path, content] of Object.entries(runner.base)) this.write(path, content);
+    for (const [path, content] of Object.entries(opts.files ?? {})) this.write(path, content);
+    if (runner.ignore.includes('node_modules')) symlinkSync(join(repoRoot, 'node_modules'), join(this.dir, 'node_modules'));
+    this.sync();
+    this.git('init', '-q');
+    this.git('add', '-A');
+    this.git('commit', '-qm', 'init');
+  }
+
+  /** The agent's edit: a change to the code and/or the tests; files are rewritten only where they changed. */
+  edit(change: { code?: Partial<Code>; suite?: Partial<Suite> } = {}): this {
+    if (change.code) this.code = { ...this.code, ...change.code, values: { ...this.code.values, ...change.code.values } };
+    if (change.suite) this.suite = { ...this.suite, ...change.suite };
+    this.sync();
+    return this;
+  }
+
+  /** Sets units to their wanted values. */
+  fix(...units: string[]): this {
+    return this.edit({ code: { values: Object.fromEntries(units.map((u) => [u, this.suite.want[u]!])) } });
+  }
+
+  private sync(): void {
+    const files = { ...this.runner.source(this.code), ...this.runner.tests(this.suite) };
+    for (const old of this.written) if (!(old in files)) rmSync(join(this.dir, old), { force: true });
+    for (const [path, content] of Object.entries(files)) {
+      if (this.written.has(path) && this.read(path) === content) continue;
+      this.write(path, content);
+    }
+    this.written = new Set(Object.keys(files));
+  }
+
+  write(path: string, content: string): void {
+    const abs = join(this.dir, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+
+  read(path: string): string {
+    return readFileSync(join(this.dir, path), 'utf8');
+  }
+
+  git(...args: string[]): string {
+    return execFileSync('git', args, { cwd: this.dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', HOME: this.home } });
+  }
+
+  env(): Record<string, string | undefined> {
+    return cleanEnv({ HOME: this.home, XDG_CONFIG_HOME: join(this.home, '.config'), ...this.runner.env });
+  }
+
+  async ralf(args: string[]) {
+    return runRalf(args, { cwd: this.dir, env: this.env() });
+  }
+
+  /** `ralf task verify <PLAN> 1 --json`, as the agent runs it; the verdict joins the trail. */
+  async verify(...flags: string[]): Promise<Verified> {
+    const r = await this.ralf(['task', 'verify', PLAN, '1', '--json', ...flags]);
+    let json: any = null;
+    try {
+      json = JSON.parse(String(r.stdout));
+    } catch {
+      throw new Error(`verify printed no JSON (exit ${r.exitCode}):\n${String(r.stdout)}\n${String(r.stderr)}`);
+    }
+    const v = { code: r.exitCode, json, word: word(json) };
+    this.trail.push(v.word);
+    this.results.push(v);
+    return v;
+  }
+
+  /** Runs the steps (an edit each, then a verify) until the loop ends or the steps run out; returns the trail. */
+  async play(steps: Array<(s: this) => unknown>): Promise<string[]> {
+    for (const step of steps) {
+      await step(this);
+      const v = await this.verify();
+      if (v.json.verdict === 'pass' || v.json.verdict === 'stop') break;
+    }
+    return this.trail;
+  }
+
+  /** What the last verify printed, for a failing assertion's message. */
+  explain(): string {
+    return this.results.map((r, i) => `#${i + 1} ${r.word} fp=${JSON.stringify(r.json?.fingerprint)} reasons=${JSON.stringify(r.json?.progress_reasons)} failing=${JSON.stringify(r.json?.failing_tests)}`).join('\n');
+  }
+}
+
+function planText(files: string[], checks: string[]): string {
+  return `---
+phase: 01-units
+plan: 01
+type: execute
+wave: 1
+depends_on: []
+files_modified: [${files.join(', ')}]
+autonomous: true
+---
+
+<objective>
+Make every unit return its value.
+</objective>
+
+<tasks>
+<task type="auto">
+  <name>Task 1: Make the units right</name>
+  <files>${files.join(', ')}</files>
+  <action>Make every unit return what its test expects.</action>
+  <verify>${checks.map((c) => `\`${c}\``).join(' and ')}</verify>
+</task>
+</tasks>
+`;
+}
+
+/** Permutations of a list (for "in every order"). */
+export function permutations<T>(xs: T[]): T[][] {
+  if (xs.length <= 1) return [xs];
+  return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/** `want` for the first n names: each unit must return its position (1-based). */
+export function wantFor(n: number): Record<string, number> {
+  return Object.fromEntries(NAMES.slice(0, n).map((u, i) => [u, i + 1]));
+}

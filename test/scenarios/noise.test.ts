@@ -1,0 +1,54 @@
+/**
+ * What changed and what is noise. A fix that moves the value closer changes the error: never
+ * read as "the same error". Output that differs only by timestamps, pids, durations, the order
+ * tests ran in or the worker that ran them is the same error: never read as progress.
+ */
+import { describe, it } from 'vitest';
+import { Scenario } from './harness.js';
+import { RUNNERS } from './runners.js';
+
+describe.concurrent('a new, different error in the same test', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: the value moves closer (3, 7, 9, 10) with error_fingerprint_repeats 2${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 10 }, limits: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+      const trail = await s.play([3, 7, 9, 10].map((v) => (sc: Scenario) => sc.edit({ code: { values: { alpha: v } } })));
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+    }, 90_000);
+  }
+});
+
+describe.concurrent('noise in the output', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: timestamps, pids and durations in the failure message, cosmetic edits: the same error${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2 }, suite: { noisy: true }, limits: { max_iterations: 8, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+      const trail = await s.play([() => {}, (sc) => sc.edit({ code: { comment: 'tidy' } }), (sc) => sc.edit({ code: { local: 'value' } }), (sc) => sc.edit({ code: { spacing: 2 } })]);
+      expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    }, 90_000);
+  }
+
+  for (const runner of [RUNNERS.unittest]) {
+    it.skipIf(runner.missing)(`${runner.id}: timestamps in the output, one unit fixed at a time: progress${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3 }, suite: { noisy: true }, limits: { max_iterations: 6 } });
+      const trail = await s.play([() => {}, (sc) => sc.fix('charlie'), (sc) => sc.fix('alpha'), (sc) => sc.fix('bravo')]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+    }, 90_000);
+  }
+});
+
+describe.concurrent('tests in random order and parallel workers', () => {
+  for (const runner of [RUNNERS.vitest, RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: one file per test, shuffled/parallel: cosmetic edits are the same error${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3, delta: 4 }, suite: { filePerUnit: true, shuffle: true }, limits: { max_iterations: 8, error_fingerprint_repeats: 3, no_progress_repeats: 2 } });
+      const trail = await s.play([() => {}, (sc) => sc.edit({ code: { comment: 'tidy' } }), (sc) => sc.edit({ code: { local: 'value' } }), (sc) => sc.edit({ code: { spacing: 2 } })]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'stop:repeated_fingerprint']);
+    }, 90_000);
+  }
+
+  for (const runner of [RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: one file per test, shuffled/parallel: each fix is progress${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3 }, suite: { filePerUnit: true, shuffle: true }, limits: { max_iterations: 8 } });
+      const trail = await s.play([() => {}, (sc) => sc.fix('charlie'), (sc) => sc.fix('alpha'), (sc) => sc.fix('bravo')]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+    }, 90_000);
+  }
+});
