@@ -72,7 +72,15 @@ function sourceLines(raw: string): string[] {
 }
 
 function headingText(text: string, node: Nodes): string {
-  return sliceOf(text, node).replace(/^#{1,6}\s*/, '').replace(/\s*#*\s*$/, '').trim();
+  // The closing #s of an ATX heading go. Trims, not `/\s*#*\s*$/`: that backtracks in cubic
+  // time on a long run of spaces (2.4 s for one 2,000-character heading).
+  return trimClosingHashes(sliceOf(text, node).replace(/^#{1,6}\s*/, ''));
+}
+
+function trimClosingHashes(heading: string): string {
+  let end = heading.trimEnd().length;
+  while (end > 0 && heading[end - 1] === '#') end--;
+  return heading.slice(0, end).trim();
 }
 
 /** A fenced block under an item: one entry (its body, dedented by the Markdown parser), never a line each. */

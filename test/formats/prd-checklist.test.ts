@@ -78,6 +78,12 @@ describe('parsePrdChecklist: edge cases', () => {
     expect(plan.objective).toBe('Ünïcode PRD 🚀');
   });
 
+  it('takes the closing #s off headings, and reads a heading of thousands of spaces at once (a regex took 2.4 s per such line)', () => {
+    const wide = Array.from({ length: 20 }, (_, i) => `## Later${' '.repeat(2000)}${i} #\n\n- [ ] Item ${i} Verify: \`true\`\n`).join('\n');
+    const plan = parse(`# PRD\n\n## Tasks ##\n\n- [ ] First Verify: \`true\`\n\n${wide}`);
+    expect(plan.tasks.map((t) => t.elements.section).slice(0, 3)).toEqual(['Tasks', `Later${' '.repeat(2000)}0`, `Later${' '.repeat(2000)}1`]);
+  });
+
   it('ignores checkboxes in code blocks and finds them in blockquotes and ordered lists', () => {
     const text = ['```md', '- [ ] not a task', '```', '', '> - [ ] quoted', '>   - `true`', '', '1. [X] numbered done', '2) [ ] numbered open Verify: `exit 0`', ''].join('\n');
     const plan = parse(text);
