@@ -4,12 +4,13 @@
  * never loads remark/zod for formats it does not use.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { RalfError } from '../errors.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from '../plan/model.js';
 import { itemListKey } from './json-items.js';
 import { projectRootFor } from './project-root.js';
+import { queueFolderIn, waitingFoldersIn } from './vault-folders.js';
 import type { FormatOptions, RunTarget, RunTargetKind, TargetLimits } from './target.js';
 import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
@@ -33,12 +34,19 @@ export interface DetectedTarget {
   path: string;
   /** For gsd-phase: the PLAN.md files in order; for task-files: the task files. */
   files?: string[];
+  /** task-files: files of the vault's waiting folders (not run; listed with why). */
+  waiting?: Array<{ file: string; why: string }>;
+  /** task-files: the vault's queue folder when it takes Approved/'s place (no approval stage). */
+  queue?: string;
 }
 
 const ACCEPTED =
   'a GSD PLAN.md, a phase directory with *-PLAN.md files, a PRD.md checklist (- [ ] items), ralph.json, requirements.json, or a directory of task files (Markdown with `status:`/`state:` frontmatter, or Approved/ Done/ Rejected/ folders of them)';
 
 const CHECKLIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX~]\](?:[ \t]|$)/m;
+/** A numbered item whose sub-bullets say how it is verified (fix_plan.md's queue without checkboxes). */
+const QUEUE_ITEM = /^\d{1,9}[.)][ \t]+\S[^\n]*\n(?:[ \t]*(?:\S[^\n]*)?\n){0,30}?[ \t]+[-*+][ \t]+(?:\*\*|__)?(?:verify|verified by|done when)\b/im;
+const hasTasks = (text: string) => CHECKLIST_ITEM.test(text) || QUEUE_ITEM.test(text);
 const PLAN_FILE = /PLAN\.md$/i;
 const PHASE_PLAN_FILE = /(^|-)PLAN\.md$/i;
 
@@ -64,13 +72,17 @@ function markdownFiles(dir: string): string[] {
  * file but a README is a task: the folder is its state when its frontmatter names none.
  */
 function taskFilesIn(dir: string): string[] {
-  if (LIFECYCLE.includes(basename(dir).toLowerCase())) return markdownFiles(dir).filter((f) => !/^readme\b/i.test(basename(f)));
+  if (LIFECYCLE.includes(basename(dir).toLowerCase()) || queueFolderIn(dirname(dir)) === dir) return markdownFiles(dir).filter((f) => !/^readme\b/i.test(basename(f)));
   return markdownFiles(dir).filter((f) => isTaskFileText(readUserText(f, { what: 'task file' })));
 }
 
 const LIFECYCLE = ['approved', 'done', 'rejected'];
 
-/** The Persistence Loop's lifecycle folders under `dir` (`Approved/`, `Done/`, `Rejected/`, any case). */
+/**
+ * The Persistence Loop's lifecycle folders under `dir` (`Approved/`, `Done/`, `Rejected/`, any
+ * case), Approved first; in a vault without an approval stage, its action folder takes
+ * Approved's place (vault-folders.ts).
+ */
 function lifecycleDirs(dir: string): string[] {
   let entries: string[];
   try {
@@ -78,13 +90,24 @@ function lifecycleDirs(dir: string): string[] {
   } catch {
     return [];
   }
-  if (!entries.some((n) => n.toLowerCase() === 'approved')) return [];
-  return entries.filter((n) => LIFECYCLE.includes(n.toLowerCase())).sort((a, b) => LIFECYCLE.indexOf(a.toLowerCase()) - LIFECYCLE.indexOf(b.toLowerCase())).map((n) => join(dir, n));
+  const queue = queueFolderIn(dir);
+  if (!entries.some((n) => n.toLowerCase() === 'approved') && queue === null) return [];
+  const lifecycle = entries.filter((n) => LIFECYCLE.includes(n.toLowerCase())).sort((a, b) => LIFECYCLE.indexOf(a.toLowerCase()) - LIFECYCLE.indexOf(b.toLowerCase())).map((n) => join(dir, n));
+  return queue === null ? lifecycle : [queue, ...lifecycle];
 }
 
 /** Task files of a directory: its own, plus those in its lifecycle folders (Approved/ first). */
 function taskFilesWithLifecycle(dir: string): string[] {
   return [...taskFilesIn(dir), ...lifecycleDirs(dir).flatMap(taskFilesIn)];
+}
+
+/** Files of the vault's waiting folders (`Needs_Action/`, `Pending_Approval/`), each with why it does not run. */
+function waitingFiles(dir: string): Array<{ file: string; why: string }> {
+  return waitingFoldersIn(dir).flatMap(({ dir: folder, why }) =>
+    markdownFiles(folder)
+      .filter((f) => !/^readme\b/i.test(basename(f)))
+      .map((file) => ({ file, why })),
+  );
 }
 
 /** Which front-end a path is (reads only what it must to decide). Throws RalfError (exit 2). */
@@ -101,7 +124,9 @@ export function detectRunTarget(path: string): DetectedTarget {
     if (plans.length > 0) return { kind: 'gsd-phase', path: abs, files: plans };
     // `ralf run Approved/` runs that folder; its Done/ and Rejected/ siblings take the finished tasks.
     const tasks = LIFECYCLE.includes(basename(abs).toLowerCase()) ? taskFilesIn(abs) : taskFilesWithLifecycle(abs);
-    if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks };
+    const queue = queueFolderIn(abs);
+    const waiting = waitingFiles(abs);
+    if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks, ...(waiting.length > 0 ? { waiting } : {}), ...(queue !== null ? { queue } : {}) };
     const sub = join(abs, 'tasks');
     if (existsSync(sub) && statSync(sub).isDirectory()) {
       const subTasks = taskFilesWithLifecycle(sub);
@@ -115,7 +140,7 @@ export function detectRunTarget(path: string): DetectedTarget {
     // `fix_plan.md`, `IMPLEMENTATION_PLAN.md`: Ralph loops' checklists end in PLAN.md too. A file
     // with checklist items and no GSD <task> element is a PRD checklist.
     const text = readUserText(abs, { what: 'plan' });
-    return !/<task[\s>]/i.test(text) && CHECKLIST_ITEM.test(text) ? { kind: 'prd', path: abs } : { kind: 'gsd-plan', path: abs };
+    return !/<task[\s>]/i.test(text) && hasTasks(text) ? { kind: 'prd', path: abs } : { kind: 'gsd-plan', path: abs };
   }
   if (ext === '.json') {
     if (/requirements\.json$/i.test(name)) return { kind: 'requirements', path: abs };
@@ -146,7 +171,7 @@ export function detectRunTarget(path: string): DetectedTarget {
   if (ext === '.md' || ext === '.markdown') {
     const text = readUserText(abs, { what: 'Markdown target' });
     if (isTaskFileText(text) || LIFECYCLE.includes(basename(dirname(abs)).toLowerCase())) return { kind: 'task-files', path: abs, files: [abs] };
-    if (CHECKLIST_ITEM.test(text)) return { kind: 'prd', path: abs };
+    if (hasTasks(text)) return { kind: 'prd', path: abs };
     throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:`/`state:` frontmatter');
   }
   throw unsupported(path, `unsupported file type "${ext || name}"`);
@@ -228,8 +253,10 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     }
     case 'task-files': {
       const { parseTaskFiles, writeTaskFileResult, lifecycleFolderOf } = await import('./task-files.js');
-      const files = (detected.files ?? []).map((f) => ({ path: f, text: readUserText(f, { what: 'task file' }) }));
+      const files = (detected.files ?? []).map((f) => ({ path: f, text: readUserText(f, { what: 'task file' }), ...(detected.queue !== undefined && dirname(f) === detected.queue ? { queue: true } : {}) }));
       const plan = parseTaskFiles(files, detected.path, formatOptions);
+      // Work nobody approved yet is listed, never run: the person sees what waits for them.
+      for (const w of detected.waiting ?? []) plan.warnings.push(`${relative(detected.path, w.file)}: not run: ${w.why} (move it to Approved/ to run it)`);
       // The Persistence Loop: its lifecycle folders, its `state:` key, or its persistence.yaml.
       const { findPersistenceConfig, readPersistenceConfig } = await import('./persistence-loop.js');
       const start = statSync(detected.path).isDirectory() ? detected.path : dirname(detected.path);

@@ -46,7 +46,15 @@ export interface PrdItem {
   mark_offsets?: number[];
   /** A story's paragraphs between its heading and its criteria (its description). */
   description_lines?: string[];
+  /**
+   * A queue item: a numbered item with no checkbox that says how it is verified (`Verify:`,
+   * `Done when:`). It is open; write-back inserts `[x] ` / `[~] ` here (after `1. `), the only change.
+   */
+  insert_offset?: number;
 }
+
+/** A sub-bullet that says how an item is verified or when it is done: it makes a numbered item without a checkbox a task. */
+const VERIFIED_BY = /^(?:(?:verify|verified by|check|run|command)\s*:\s*\S|(?:done when|acceptance(?:\s+criteria)?|success\s+criteria|definition\s+of\s+done)\s*:)/i;
 
 /** A paragraph that only labels the list under it as acceptance criteria (`**Acceptance Criteria:**`). */
 const CRITERIA_LABEL_ONLY = /^(?:acceptance(?:\s+criteria)?|success\s+criteria|completion\s+criteria|done\s+when|definition\s+of\s+done)\s*:$/i;
@@ -214,6 +222,40 @@ export function findPrdItems(source: string): PrdItem[] {
           addStory(child, node.children, i);
           return;
         }
+        if (child.type === 'list' && child.ordered) {
+          // A numbered queue (fix_plan.md: `1. Title` + `- Done when:` + `- Verify: \`cmd\``): its
+          // items without a checkbox that say how they are verified are open tasks.
+          for (const entry of child.children) {
+            if (checkboxOf(entry)) {
+              visit(entry);
+              continue;
+            }
+            const [first, ...rest] = entry.children;
+            const criteria: PrdItem['criteria_lines'] = [];
+            for (const sub of first && first.type === 'paragraph' ? rest : entry.children) {
+              if (sub.type === 'list') collectCriteria(sub, criteria);
+              else if (sub.type === 'code') criteria.push(fenceEntry(sub));
+            }
+            if (first?.type === 'paragraph' && criteria.some((c) => !c.fence && VERIFIED_BY.test(withoutLabelEmphasis(c.text)))) {
+              const line = entry.position?.start.line ?? 1;
+              items.push({
+                number: items.length + 1,
+                name: '',
+                mark: ' ',
+                mark_offset: -1,
+                insert_offset: bom + (first.position?.start.offset ?? 0),
+                line,
+                end_line: entry.position?.end.line ?? line,
+                text_lines: sourceLines(sliceOf(text, first)),
+                criteria_lines: criteria,
+                section,
+              });
+              continue;
+            }
+            visit(entry);
+          }
+          return;
+        }
         visit(child);
       });
       return;
@@ -232,6 +274,8 @@ export function findPrdItems(source: string): PrdItem[] {
  * `Task 1: Setup`).
  */
 function itemName(firstLine: string): string {
+  const titled = boldTitle(firstLine);
+  if (titled) return titled.title;
   const cut = firstLine
     .replace(INLINE_VERIFY, '')
     .replace(/\s*\[effort:\s*[^\]]*\]\s*/gi, ' ')
@@ -241,8 +285,19 @@ function itemName(firstLine: string): string {
   return cut || firstLine.trim() || '(untitled item)';
 }
 
+/**
+ * A bold title set off by a dash (`**Domain model** — \`Vocation\` (per-level ...`): the title is
+ * the item's name, the rest of the line begins its description. Items wrapped over lines would
+ * otherwise be named by a line cut mid-sentence.
+ */
+function boldTitle(firstLine: string): { title: string; rest: string } | null {
+  const m = /^(\*\*|__)(.+?)\1\s+(?:—|–|-{1,2})\s+(.*)$/.exec(firstLine.trim());
+  return m ? { title: m[2]!.trim(), rest: m[3]!.trim() } : null;
+}
+
 /** Sub-bullets that describe the item rather than accept it (copilot_ralf's PRD fields). */
-const DESCRIPTION_LABEL = /^(?:description|details?|notes?|context|why)\s*:\s*(.*)$/i;
+/** Also pointers to where the item is specified (`Spec: \`specs/17-x.md\``): context for the agent, not a criterion. */
+const DESCRIPTION_LABEL = /^(?:description|details?|notes?|context|why|specs?|see|refs?|references?|docs?|issue)\s*:\s*(.*)$/i;
 const FILES_LABEL = /^files?\s*:\s*(.*)$/i;
 const EFFORT_LABEL = /^effort\s*:/i;
 
@@ -269,7 +324,11 @@ function draftFor(item: PrdItem, fileName: string, options: FormatOptions): Task
       criteriaText.push(`Verify: ${inline[1]!.trim()}`);
       return;
     }
-    if (i === 0) return;
+    if (i === 0) {
+      const rest = boldTitle(lineText)?.rest;
+      if (rest) description.push(rest);
+      return;
+    }
     const reading = readCriterionText(lineText, { element: 'criteria', line }, options.tests_command);
     if (reading.kind === 'checks') {
       checks.push(...reading.checks);
@@ -371,6 +430,7 @@ export function setPrdMark(text: string, task: Pick<PlanTask, 'number' | 'name'>
     });
   }
   if (item.mark_offsets) return setStoryMarks(text, item.mark_offsets, mark);
+  if (item.insert_offset !== undefined) return mark === ' ' ? text : text.slice(0, item.insert_offset) + `[${mark}] ` + text.slice(item.insert_offset);
   return text.slice(0, item.mark_offset) + mark + text.slice(item.mark_offset + 1);
 }
 

@@ -25,6 +25,8 @@ export interface TaskFile {
   /** Absolute path. */
   path: string;
   text: string;
+  /** In the vault's queue folder (`Needs_Action/` of a vault without an approval stage): it runs like an approved task. */
+  queue?: boolean;
 }
 
 /** The Persistence Loop's lifecycle folders: a task moves from `Approved/` to `Done/` or `Rejected/`. */
@@ -123,7 +125,7 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   } catch (err) {
     throw yamlError(file.path, err);
   }
-  const folder = lifecycleFolderOf(file.path);
+  const folder = lifecycleFolderOf(file.path) ?? (file.queue ? 'Approved' : null);
   // In a lifecycle folder the folder is the state when the file names none (the Persistence
   // Loop moves files between folders; many of its files have no frontmatter at all).
   const spelledState = stateKeyOf(data);
@@ -312,7 +314,8 @@ export function writeTaskFileResult(plan: Plan, taskNumber: number, result: Task
     });
   }
   const stateKey = task.attributes.state_key ?? 'status';
-  const folder = lifecycleFolderOf(file);
+  // A queue folder's task (read as Approved) moves to Done/ or Rejected/ like one in Approved/.
+  const folder = lifecycleFolderOf(file) ?? (task.attributes.folder === 'Approved' ? 'Approved' : null);
   const before = readUserText(file, { what: 'task file' });
   let after: string;
   try {

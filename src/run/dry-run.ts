@@ -16,6 +16,8 @@ export interface RunPreview {
     path: string;
     tasks: Array<{ number: number; name: string; decision: string; reason: string; checks: string[]; manual: string[]; /** Why the item's own file keeps it from running (finished, not approved), else null. */ not_runnable: string | null }>;
     plan_checks: string[];
+    /** What the reader noticed: items it does not run and why (waiting for approval), ignored files, unknown keys. */
+    warnings: string[];
   }>;
   /** Plans of a phase that are not run, and why (a SUMMARY.md marks them complete). */
   skipped: Array<{ id: string; path: string; reason: string }>;
@@ -32,6 +34,7 @@ export async function previewRun(target: string, options: { historyPath?: string
       path: p.path,
       tasks: p.tasks.map((task) => ({ number: task.number, name: task.name, decision: task.decision, reason: task.reason, checks: task.checks.map(describeCheck), manual: task.manual, not_runnable: task.not_runnable ?? null })),
       plan_checks: p.plan_checks.map(describeCheck),
+      warnings: [...p.warnings],
     })),
     skipped: (t.skipped ?? []).map((s) => ({ id: s.plan.id, path: s.plan.path, reason: s.reason })),
   };
@@ -48,6 +51,7 @@ export function previewText(p: RunPreview, relative: (path: string) => string): 
       for (const m of t.manual) out.push(`       (to confirm) ${m}`);
     }
     if (plan.plan_checks.length > 0) out.push(`  plan-level checks: ${plan.plan_checks.map((c) => c.split('\n')[0]).join('; ')}`);
+    for (const w of plan.warnings) out.push(`  note: ${w}`);
   }
   for (const s of p.skipped) out.push('', `${s.id}  ${relative(s.path)} — not run: ${s.reason}`);
   return out.join('\n');

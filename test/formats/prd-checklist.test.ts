@@ -293,3 +293,60 @@ describe('user stories: a heading whose checklist is its acceptance criteria', (
     expect(setPrdMark(stopped, story, ' ')).toBe(text);
   });
 });
+
+describe('fix_plan.md shapes (held-out round 3)', () => {
+  it('a bold title set off by a dash names the item; the rest of its lines describe it', () => {
+    const text = '## Backlog\n\n- [x] **Domain model** — `Vocation` (per-level gains and\n      outfit), all per `specs/01-domain.md`. *[+0]*\n\n- [ ] **Frontend scaffold** — `App.tsx` with the four controls. *[+4]*\n';
+    const plan = parse(text);
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.not_runnable !== undefined])).toEqual([
+      ['Domain model', 'skip', true],
+      ['Frontend scaffold', 'skip', false],
+    ]);
+    expect(plan.tasks[1]!.elements.action).toBe('Frontend scaffold\n`App.tsx` with the four controls. *[+4]*');
+    // copilot_ralf's bold task titles keep their reading.
+    expect(parse('- [ ] **Task 1: Setup** [effort: low]\n  - Acceptance: `true` passes\n').tasks[0]!.name).toBe('Task 1: Setup');
+  });
+
+  it('a numbered queue without checkboxes: items that say how they are verified are open tasks; a pass inserts [x] and nothing else', () => {
+    const text = [
+      '# fix_plan.md',
+      '',
+      'Rules:',
+      '',
+      '1. Keep it short.',
+      '2. Each item must have a verification command.',
+      '',
+      '## Queue',
+      '',
+      '1. Brain: add artifact tools',
+      '   - Spec: `specs/17-brain.md`',
+      '   - Done when:',
+      '     - Brain exposes `artifact_import`',
+      '     - Offline tests cover import/write',
+      '   - Verify: `cargo test -p brain`',
+      '',
+      '2. Brain: job groups',
+      '   - Verify: `cargo test -p brain -- groups`',
+      '',
+      '## Completed',
+      '',
+      '- 2026-02-27: Implemented `brain` v1',
+      '  - Spec: `specs/14-brain.md`',
+      '',
+    ].join('\n');
+    const plan = parse(text);
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.checks.map((c) => ('command' in c ? c.command : '')), t.manual])).toEqual([
+      ['Brain: add artifact tools', 'loop', ['cargo test -p brain'], ['Brain exposes `artifact_import`', 'Offline tests cover import/write']],
+      ['Brain: job groups', 'loop', ['cargo test -p brain -- groups'], []],
+    ]);
+    const passed = setPrdMark(text, plan.tasks[1]!, 'x');
+    expect(passed).toBe(text.replace('2. Brain: job groups', '2. [x] Brain: job groups'));
+    // Read again, the ticked item is done and the other still open: the same items, the same ids.
+    const again = parse(passed);
+    expect(again.tasks.map((t) => [t.attributes.id, t.not_runnable !== undefined])).toEqual([
+      [plan.tasks[0]!.attributes.id, false],
+      [plan.tasks[1]!.attributes.id, true],
+    ]);
+    expect(setPrdMark(passed, again.tasks[0]!, '~')).toBe(passed.replace('1. Brain: add artifact tools', '1. [~] Brain: add artifact tools'));
+  });
+});

@@ -267,3 +267,35 @@ describe('the Persistence Loop: the folder is the state; the body says how a tas
     expect(task.manual).toEqual(['Error message is friendly']);
   });
 });
+
+describe('vault folders around the lifecycle (held-out round 3)', () => {
+  it('a vault without an approval stage: its action folder is the queue; a pass moves the file to Done/', async () => {
+    const { loadRunTarget } = await import('../../src/formats/detect.js');
+    const vault = tempDir();
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(vault, 'Need_Action'));
+    const task = '# Task: Data cleanup\n\n**Status:** Pending\n\n## Acceptance Criteria\n\n- `true` passes\n';
+    writeFileSync(join(vault, 'Need_Action/cleanup.md'), task);
+    const target = await loadRunTarget(vault, { now: () => NOW });
+    expect(target.plans[0]!.tasks.map((t) => [t.name, t.decision])).toEqual([['Task: Data cleanup', 'loop']]);
+    const written = target.onTaskResult!(target.plans[0]!, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 });
+    expect(written).toEqual([join(vault, 'Need_Action/cleanup.md'), join(vault, 'Done/cleanup.md')]);
+    expect(readFileSync(join(vault, 'Done/cleanup.md'), 'utf8')).toMatch(/^---\nstate: Done\n[\s\S]*---\n# Task: Data cleanup\n/);
+  });
+
+  it('with an approval stage, Needs_Action/ and Pending_Approval/ are listed with why, never run', async () => {
+    const { loadRunTarget } = await import('../../src/formats/detect.js');
+    const { mkdirSync } = await import('node:fs');
+    const vault = tempDir();
+    for (const d of ['Needs_Action', 'Pending_Approval', 'Approved']) mkdirSync(join(vault, d));
+    writeFileSync(join(vault, 'Needs_Action/a.md'), '# Triage the inbox\n');
+    writeFileSync(join(vault, 'Pending_Approval/b.md'), '# Send the invoice\n');
+    writeFileSync(join(vault, 'Approved/c.md'), '# Draft the email\n');
+    const plan = (await loadRunTarget(vault)).plans[0]!;
+    expect(plan.tasks.map((t) => t.name)).toEqual(['Draft the email']);
+    expect(plan.warnings).toEqual([
+      'Needs_Action/a.md: not run: waits to be planned and approved (move it to Approved/ to run it)',
+      "Pending_Approval/b.md: not run: waits for a person's approval (move it to Approved/ to run it)",
+    ]);
+  });
+});
