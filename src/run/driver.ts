@@ -233,7 +233,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       const key = itemKey(task);
       if (task.not_runnable !== undefined) {
         // Finished or not approved in its own file: never sent to an agent; the reason is shown.
-        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 0, earlier: null });
+        emitRaw({ type: 'task_start', plan_id: plan.id, task: task.number, name: displayTaskName(task.name), task_count: plan.tasks.length, decision: 'skip', iterations_done: 0, max_iterations: 0, earlier: null, not_runnable: task.not_runnable });
         end = finish(plan, task.number, displayTaskName(task.name), { outcome: 'not_runnable', stop_reason: null, iterations: 0, commit: null, halt: null }, null, task.not_runnable);
       } else if (decision === 'refuse') {
         const answered = memory.checkpoints[key];

@@ -46,7 +46,7 @@ export type RunEventBody =
   | { type: 'run_start'; target: string; target_kind: string; project_root: string; agent: string; plans: Array<{ id: string; path: string; tasks: number }>; budgets: { duration_ms: number | null; max_tokens: number | null }; iteration_timeout_ms: number; commit: boolean }
   | { type: 'plan_start'; plan_id: string; path: string; tasks: number }
   | { type: 'plan_skip'; plan_id: string; path: string; reason: string }
-  | { type: 'task_start'; plan_id: string; /** null: the plan-level loop. */ task: number | null; name: string; task_count: number; decision: 'loop' | 'skip' | 'refuse'; iterations_done: number; max_iterations: number; /** Finished in an earlier run: how. */ earlier: 'passed' | 'stopped' | 'blocked' | 'ran_once' | 'answered' | 'deferred' | null }
+  | { type: 'task_start'; plan_id: string; /** null: the plan-level loop. */ task: number | null; name: string; task_count: number; decision: 'loop' | 'skip' | 'refuse'; iterations_done: number; max_iterations: number; /** Finished in an earlier run: how. */ earlier: 'passed' | 'stopped' | 'blocked' | 'ran_once' | 'answered' | 'deferred' | null; /** Seed formats: why the item's own file keeps it from running (finished, not approved); it is not run. */ not_runnable?: string }
   | { type: 'agent_start'; plan_id: string; task: number | null; iteration: number; attempt: number; pid: number | null; command: string; timeout_ms: number; log: string | null }
   | { type: 'agent_output'; plan_id: string; task: number | null; iteration: number; tokens: number }
   | {

@@ -84,6 +84,11 @@ export function progressSink(opts: ProgressOptions): RunEventSink {
           say(`${c.dim(`Plan ${e.plan_id}: skipped (${e.reason})`)}`);
           break;
         case 'task_start':
+          if (e.not_runnable !== undefined) {
+            // Finished or not approved in its own file: one line, with the file's reason (no "runs once").
+            say(`  ${c.dim('–')} Task ${e.task}: ${e.name} ${c.dim(`— not run: ${e.not_runnable}`)}`);
+            break;
+          }
           st.task = e.task === null ? 'plan-level' : `task ${e.task}/${e.task_count}`;
           st.iteration = e.decision === 'loop' ? `iteration ${e.iterations_done + 1}/${e.max_iterations}` : '';
           st.fingerprint = null;
@@ -135,7 +140,8 @@ export function progressSink(opts: ProgressOptions): RunEventSink {
           else say(checkpointText(e.info, e.task, e.name, c));
           break;
         case 'task_end':
-          if (e.outcome === 'checkpoint' || e.outcome === 'checkpoint_resolved') break;
+          // Checkpoints print their own block; an item its file keeps from running was said at its start.
+          if (e.outcome === 'checkpoint' || e.outcome === 'checkpoint_resolved' || e.outcome === 'not_runnable') break;
           say(`  ${outcomeMark(e.outcome, c)} ${e.task === null ? 'Plan-level loop' : `Task ${e.task}`}: ${OUTCOME_WORDS[e.outcome] ?? e.outcome}${e.stop_reason && e.stop_reason !== 'success' ? ` (${e.stop_reason})` : ''}${e.iterations && e.outcome !== 'already_done' ? ` after ${e.iterations} iteration(s)` : ''}${e.detail && e.outcome !== 'passed' && e.outcome !== 'already_done' ? ` — ${short(e.detail, 120)}` : ''}`);
           if (e.handoff && (e.outcome === 'stopped' || e.outcome === 'budget')) {
             if (opts.handoff === 'brief') say(`    ${c.bold('Handoff')} (${e.handoff.recommended_action}): ${e.handoff.recommendation}`);
