@@ -158,6 +158,26 @@ function identityOf(item: Map<ItemKey, { key: string; value: unknown }>): string
   return text ? slugOf(text.trim()) : null;
 }
 
+/**
+ * What a person is asked, when an item needs one (`"human_blocker": {why, question, options,
+ * unblock_steps}` beside `"needs_human_decision": true`): the checkpoint's decision (with the steps
+ * that unblock it) and options, so the refused item says what to do. Any object member whose name starts with "human".
+ */
+function humanBlockerElements(raw: Record<string, unknown>): Record<string, string> {
+  const entry = Object.entries(raw).find(([k, v]) => keyForm(k).startsWith('human') && v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (!entry) return {};
+  const b = Object.fromEntries(Object.entries(entry[1] as Record<string, unknown>).map(([k, v]) => [keyForm(k), v]));
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(text).filter((t) => t !== '').map((t) => `- ${t}`).join('\n') : text(v));
+  const out: Record<string, string> = {};
+  const unblock = list(b.unblocksteps ?? b.steps);
+  const decision = [text(b.why ?? b.reason), text(b.question ?? b.decision), unblock ? `To unblock:\n${unblock}` : ''].filter((t) => t !== '').join('\n');
+  if (decision) out.decision = decision;
+  const options = [list(b.options), text(b.recommended) ? `Recommended: ${text(b.recommended)}` : ''].filter((t) => t !== '').join('\n');
+  if (options) out.options = options;
+  return out;
+}
+
 function checkpointGate(value: unknown): string | null {
   if (value === undefined || value === null || value === false) return null;
   if (typeof value === 'string') {
@@ -241,6 +261,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
     const endLine = loc ? doc.text.slice(0, loc.end).split('\n').length : line;
     const recent = history.entries.filter((e) => e.requirement_id === id).slice(-3);
     const elements: Record<string, string> = {};
+    if (item?.get('human')?.value === true) Object.assign(elements, humanBlockerElements(raw as Record<string, unknown>));
     if (recent.length > 0) {
       elements.history = recent.map((e) => `${e.timestamp} ${e.success ? 'success' : 'failure'}: ${e.message}`).join('\n');
     }

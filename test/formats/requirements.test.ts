@@ -222,6 +222,9 @@ describe('items as other loop tools write them (held-out round 3)', () => {
       ['S0-002: Prove least privilege with a scope probe', 'refuse'],
       ['S0-004: Health endpoint', 'loop'],
     ]);
+    // The blocker beside it says what the person is asked, for the checkpoint the run prints.
+    const blocked = JSON.stringify({ items: [{ id: 'S0-3', description: 'Drill', needs_human_decision: true, passes: false, human_blocker: { why: 'Needs a witness', question: 'Was the drill run?', options: ['Yes', 'No'], unblock_steps: ['Run the drill', 'Record it'] } }] });
+    expect(parseRequirements(blocked, path).tasks[0]!.elements).toMatchObject({ decision: 'Needs a witness\nWas the drill run?\nTo unblock:\n- Run the drill\n- Record it', options: '- Yes\n- No' });
   });
 
   it('"All existing tests still pass" is the project test command; a bare command that "passes syntax check" is a check, one that "prints" something is not', () => {
