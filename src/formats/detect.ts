@@ -236,9 +236,11 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
       const plan = parseRequirements(readUserText(detected.path, { what: 'requirements file' }), detected.path, { ...formatOptions, history, historyPath });
       const { recentHistory } = await import('./requirements.js');
       const { progressLearnings } = await import('./copilot-ralf.js');
+      const limits = plan.frontmatter.extra.limits as TargetLimits | undefined;
       return {
         kind: 'requirements',
         plans: [plan],
+        ...(limits ? { limits } : {}),
         onTaskResult: (p, n, r) => writeRequirementResult(p, n, r, now()),
         // ralph1's work agent learns from past attempts: the history is read fresh for every iteration.
         iterationContext: (p, n): Record<string, string> => {

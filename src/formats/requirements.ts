@@ -18,7 +18,7 @@ import { slugOf } from './item-identity.js';
 import { canonicalItem, itemListKey, keyForm, type ItemKey } from './json-items.js';
 import { invalidFile, lineOfPath, readJsonDocument, type JsonDocument } from './json-text.js';
 import { buildPlan, buildTask, planIdForSource, type TaskDraft } from './plan-builder.js';
-import type { FormatOptions, TaskResult } from './target.js';
+import type { FormatOptions, TargetLimits, TaskResult } from './target.js';
 import { zodProblems } from './zod-problems.js';
 import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
@@ -290,7 +290,24 @@ export function parseRequirements(text: string, path: string, options: Requireme
   const objective = Array.isArray(doc.value) ? null : (['project', 'title', 'feature', 'description'].map((k) => root[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null);
   const warnings = [...history.warnings];
   if (tasks.length === 0) warnings.push(`${path}: no requirements`);
-  return buildPlan({ kind: 'requirements', path, id: planIdForSource(path), objective, tasks, warnings, extra: { history_path: historyFile } });
+  const limits = Array.isArray(doc.value) ? null : listLimits(root, path);
+  return buildPlan({ kind: 'requirements', path, id: planIdForSource(path), objective, tasks, warnings, extra: { history_path: historyFile, ...(limits ? { limits } : {}) } });
+}
+
+/**
+ * The list's own limits, where its tool keeps them beside the items: iterations per item
+ * (ralph-town's `max_iterations_per_criterion`, `_per_feature`, `_per_story`, `_per_item`) and
+ * `budget.max_tokens`. A bare `max_iterations` beside a list is left alone: tools mean the whole
+ * run by it, not one item.
+ */
+function listLimits(root: Record<string, unknown>, path: string): TargetLimits | null {
+  const limits: TargetLimits = {};
+  for (const [key, value] of Object.entries(root)) {
+    if (/^maxiterationsper(?:criterion|feature|story|item|task|requirement)$/.test(keyForm(key)) && Number.isInteger(value) && (value as number) >= 1) limits.max_iterations = Math.min(value as number, 100);
+  }
+  const budget = root.budget as { max_tokens?: unknown } | undefined;
+  if (budget && typeof budget === 'object' && Number.isInteger(budget.max_tokens) && (budget.max_tokens as number) >= 1) limits.max_tokens = budget.max_tokens as number;
+  return Object.keys(limits).length > 0 ? { ...limits, source: path } : null;
 }
 
 /**

@@ -125,6 +125,8 @@ describe('detectRunTarget', () => {
     expect(detectRunTarget(join(dir, 'ralph.json')).kind).toBe('requirements');
     const target = await loadRunTarget(join(dir, 'ralph.json'), { now: () => NOW });
     expect(target.plans[0]!.tasks.map((t) => [t.name, t.decision])).toEqual([['ac-001: Update deps', 'loop']]);
+    // Its own limit per criterion holds for each item, as ralph-town means it.
+    expect(target.limits).toEqual({ max_iterations: 3, source: join(dir, 'ralph.json') });
     target.onTaskResult!(target.plans[0]!, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 });
     expect(readFileSync(join(dir, 'ralph.json'), 'utf8')).toBe(text.replace('"passes": false', '"passes": true'));
     // A ralph.json with its task keeps typed criteria as that task's checks.
