@@ -53,8 +53,10 @@ export interface PrdItem {
   insert_offset?: number;
 }
 
-/** A sub-bullet that says how an item is verified or when it is done: it makes a numbered item without a checkbox a task. */
-const VERIFIED_BY = /^(?:(?:verify|verified by|check|run|command)\s*:\s*\S|(?:done when|acceptance(?:\s+criteria)?|success\s+criteria|definition\s+of\s+done)\s*:)/i;
+/** A sub-bullet that says how an item is verified or when it is done (not `Run:`: a step's instruction): it makes a numbered item without a checkbox a task. */
+const VERIFIED_BY = /^(?:(?:verify|verified by)\s*:\s*\S|(?:done when|acceptance(?:\s+criteria)?|success\s+criteria|definition\s+of\s+done)\s*:)/i;
+/** A checkbox item anywhere in a text (line-based: the cheap test of whether a document keeps its state in boxes). */
+const ANY_CHECKBOX = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX~]\](?:[ \t]|$)/m;
 
 /** A paragraph that only labels the list under it as acceptance criteria (`**Acceptance Criteria:**`). */
 const CRITERIA_LABEL_ONLY = /^(?:acceptance(?:\s+criteria)?|success\s+criteria|completion\s+criteria|done\s+when|definition\s+of\s+done)\s*:$/i;
@@ -222,7 +224,10 @@ export function findPrdItems(source: string): PrdItem[] {
           addStory(child, node.children, i);
           return;
         }
-        if (child.type === 'list' && child.ordered) {
+        // Only where the document keeps no state in boxes elsewhere: numbered steps in a checklist
+        // PRD are instructions. (Boxes inside the queue itself are the marks ralf wrote.)
+        const outside = child.type === 'list' ? text.slice(0, child.position?.start.offset ?? 0) + text.slice(child.position?.end.offset ?? 0) : '';
+        if (child.type === 'list' && child.ordered && !ANY_CHECKBOX.test(outside)) {
           // A numbered queue (fix_plan.md: `1. Title` + `- Done when:` + `- Verify: \`cmd\``): its
           // items without a checkbox that say how they are verified are open tasks.
           for (const entry of child.children) {

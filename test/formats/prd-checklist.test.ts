@@ -349,4 +349,9 @@ describe('fix_plan.md shapes (held-out round 3)', () => {
     ]);
     expect(setPrdMark(passed, again.tasks[0]!, '~')).toBe(passed.replace('1. Brain: add artifact tools', '1. [~] Brain: add artifact tools'));
   });
+
+  it('numbered steps in a checklist PRD stay instructions, even with a Verify: under them', () => {
+    const text = '## Setup\n\n1. Install the tools\n   - Verify: `node --version`\n\n## Tasks\n\n- [ ] Add greet.js\n  - Verify: `node greet.js`\n';
+    expect(parse(text).tasks.map((t) => t.name)).toEqual(['Add greet.js']);
+  });
 });
