@@ -12,7 +12,7 @@ export function keyForm(key: string): string {
 }
 
 /** The canonical meaning of an item's key (first spelling wins when a file has two). */
-const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' | 'status' | 'passes' | 'verify' | 'acceptance' | 'steps' | 'checkpoint' | 'human'> = {
+const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' | 'status' | 'passes' | 'verify' | 'tests' | 'acceptance' | 'steps' | 'checkpoint' | 'human'> = {
   id: 'id',
   title: 'title',
   name: 'title',
@@ -29,6 +29,12 @@ const ITEM_KEYS: Record<string, 'id' | 'title' | 'description' | 'requirement' |
   complete: 'passes',
   verify: 'verify',
   verification: 'verify',
+  // Test commands under their own key (`"testSteps": ["grep -q X f", ...]`): each is a check when
+  // it is written as a command (its first word resolves), else a criterion to confirm.
+  teststeps: 'tests',
+  testcommands: 'tests',
+  testcommand: 'tests',
+  tests: 'tests',
   // ralph-town's per-criterion gate: "Command to verify (exit 0 = pass)".
   backpressure: 'verify',
   acceptance: 'acceptance',
@@ -63,7 +69,11 @@ export function canonicalItem(raw: Record<string, unknown>): Map<ItemKey, { key:
   const out = new Map<ItemKey, { key: string; value: unknown }>();
   for (const [key, value] of Object.entries(raw)) {
     const meaning = ITEM_KEYS[keyForm(key)];
-    if (!meaning || out.has(meaning)) continue;
+    if (!meaning) continue;
+    // `title` beside `name` (`"name": "safe_write_file", "title": "Tool write_file segura"`): the
+    // title is what people read; the name is an identifier.
+    const titleWins = meaning === 'title' && keyForm(key) === 'title' && typeof value === 'string' && value.trim() !== '';
+    if (out.has(meaning) && !titleWins) continue;
     if ((meaning === 'passes' || meaning === 'human') && typeof value !== 'boolean') continue;
     out.set(meaning, { key, value });
   }

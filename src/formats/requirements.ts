@@ -11,7 +11,8 @@ import { RalfError, type Problem } from '../errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { Check, Plan, PlanTask } from '../plan/model.js';
 import { AcceptanceCriterion, addTypedCriterion } from './criteria-json.js';
-import { addTextCriterion } from './criteria-text.js';
+import { addTextCriterion, resolves } from './criteria-text.js';
+import { looksLikeBareCommand } from '../plan/command-like.js';
 import { setJsonMember } from './json-edit.js';
 import { jsonPathKey } from './json-scan.js';
 import { slugOf } from './item-identity.js';
@@ -104,6 +105,27 @@ export function parseHistory(text: string, path: string): { entries: HistoryEntr
     }
   });
   return { entries, warnings };
+}
+
+/**
+ * Test commands under their own key (`testSteps`): each string written as a command (its first
+ * word resolves: `grep -q X f`, `source x; [[ ... ]]`) is a check; anything else is read like an
+ * acceptance sentence (`\`npm test\` passes`, prose → a criterion to confirm).
+ */
+function readTestCommands(
+  value: unknown,
+  keyPath: Array<string | number>,
+  doc: JsonDocument,
+  options: FormatOptions,
+  out: { checks: Check[]; manual: string[]; unrunnable: string[]; text: string[] },
+): void {
+  stepsOnly(value).forEach((item, i) => {
+    const key = jsonPathKey(Array.isArray(value) ? [...keyPath, i] : keyPath);
+    const source = { element: key, line: lineOfPath(doc, key) };
+    out.text.push(item);
+    if (looksLikeBareCommand(item, resolves)) out.checks.push({ kind: 'command_succeeds', command: item.trim(), source });
+    else addTextCriterion(out, item, source, options.tests_command);
+  });
 }
 
 /** The texts of a `steps` value (a list of strings, or one string). */
@@ -232,6 +254,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
     const out = { checks: [] as Check[], manual: [] as string[], unrunnable: [] as string[], text: [] as string[], problems };
     readAcceptance(item?.get('verify')?.value, [...reqPath, spelled('verify')], doc, path, options, out, true);
     readAcceptance(item?.get('acceptance')?.value, [...reqPath, spelled('acceptance')], doc, path, options, out, false);
+    readTestCommands(item?.get('tests')?.value, [...reqPath, spelled('tests')], doc, options, out);
     // Steps say how to do the item, or how to check it: with no criteria of its own (a feature
     // list's "verification steps"), they are its criteria; beside criteria, the agent's instructions.
     const steps = item?.get('steps');

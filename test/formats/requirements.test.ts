@@ -234,3 +234,19 @@ describe('items as other loop tools write them (held-out round 3)', () => {
     expect(task!.manual).toEqual(['bash weather.sh --version prints version number']);
   });
 });
+
+describe('round 4: test commands under their own key, a title beside a name', () => {
+  const path = '/x/prd.json';
+  it('testSteps written as commands are checks; one written as a sentence is a criterion to confirm', () => {
+    const text = JSON.stringify({ stories: [{ id: 'F-1', title: 'Add the constant', acceptanceCriteria: ['Constant is readonly'], testSteps: ["grep -q 'VERSION' utils.sh", 'source utils.sh; [[ "$VERSION" == "2" ]]', 'Open the page and look at the footer'], passes: false }] });
+    const [task] = parseRequirements(text, path).tasks;
+    expect(task!.checks.map((c) => ('command' in c ? c.command : ''))).toEqual(["grep -q 'VERSION' utils.sh", 'source utils.sh; [[ "$VERSION" == "2" ]]']);
+    expect(task!.manual).toEqual(['Constant is readonly', 'Open the page and look at the footer']);
+    expect(task!.decision).toBe('loop');
+  });
+
+  it('a title names the item even when a name (an identifier) comes first', () => {
+    const text = JSON.stringify({ features: [{ id: 3, name: 'safe_write_file', title: 'Tool write_file segura', status: 'pending', acceptance: ['x'] }, { id: 4, name: 'Only a name', status: 'pending' }] });
+    expect(parseRequirements(text, path).tasks.map((t) => t.name)).toEqual(['3: Tool write_file segura', '4: Only a name']);
+  });
+});
