@@ -47,6 +47,14 @@ function readSmall(path: string): string | null {
   }
 }
 
+function readLog(path: string): string | null {
+  try {
+    return readUserTextIfExists(path, { what: 'progress log', maxBytes: 1024 * 1024 });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What a progress log says the next iteration should know (newest last): a `## Learnings` (or
  * snarktank's `## Codebase Patterns`) section, `- Learnings: ...` lines, and a learnings label
@@ -84,7 +92,8 @@ export function learningsOf(progress: string): string {
 /** The learnings of the progress log beside a target file (`progress.md`, else `progress.txt`), for every iteration's prompt. */
 export function progressLearnings(dir: string): Record<string, string> {
   for (const name of ['progress.md', 'progress.txt']) {
-    const progress = readSmall(join(dir, name));
+    // The whole log (up to 1 MB), not its first page: the newest learnings are at its end.
+    const progress = readLog(join(dir, name));
     const learnings = progress ? learningsOf(progress).trim() : '';
     if (learnings) return { learnings };
   }

@@ -124,7 +124,8 @@ export function detectRunTarget(path: string): DetectedTarget {
     if (plans.length > 0) return { kind: 'gsd-phase', path: abs, files: plans };
     // `ralf run Approved/` runs that folder; its Done/ and Rejected/ siblings take the finished tasks.
     const tasks = LIFECYCLE.includes(basename(abs).toLowerCase()) ? taskFilesIn(abs) : taskFilesWithLifecycle(abs);
-    const queue = queueFolderIn(abs);
+    // The vault's queue folder: named as the target (`ralf run Need_Action/`), or inside the vault.
+    const queue = queueFolderIn(dirname(abs)) === abs ? abs : queueFolderIn(abs);
     const waiting = waitingFiles(abs);
     if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks, ...(waiting.length > 0 ? { waiting } : {}), ...(queue !== null ? { queue } : {}) };
     const sub = join(abs, 'tasks');

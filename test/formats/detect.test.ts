@@ -140,6 +140,10 @@ describe('detectRunTarget', () => {
     writeFileSync(join(dir, 'progress.txt'), '# Ralph Progress Log\n## Codebase Patterns\n- Use the sql<number> template for aggregations\n---\n\n## 2026-06-12 - US-0\n- Did things\n- **Learnings for future iterations:**\n  - Config must stay backward compatible\n---\n');
     const target = await loadRunTarget(join(dir, 'prd.json'));
     expect(target.iterationContext!(target.plans[0]!, 1).learnings).toBe('- Use the sql<number> template for aggregations\n- Config must stay backward compatible');
+    // A long log: the newest learnings, at its end, still reach the prompt.
+    const entry = (n: number) => `## 2026-06-${String(n % 28 + 1).padStart(2, '0')} - US-${n}\n- ${'did a thing '.repeat(20)}\n- **Learnings for future iterations:**\n  - lesson ${n}\n---\n`;
+    writeFileSync(join(dir, 'progress.txt'), `# Ralph Progress Log\n${Array.from({ length: 60 }, (_, n) => entry(n)).join('\n')}`);
+    expect(target.iterationContext!(target.plans[0]!, 1).learnings!.split('\n').at(-1)).toBe('- lesson 59');
   });
 
   it('detects a PRD by its checklist and a task file by its status frontmatter', () => {

@@ -281,6 +281,9 @@ describe('vault folders around the lifecycle (held-out round 3)', () => {
     const written = target.onTaskResult!(target.plans[0]!, 1, { verdict: 'pass', stop_reason: 'success', iterations: 1 });
     expect(written).toEqual([join(vault, 'Need_Action/cleanup.md'), join(vault, 'Done/cleanup.md')]);
     expect(readFileSync(join(vault, 'Done/cleanup.md'), 'utf8')).toMatch(/^---\nstate: Done\n[\s\S]*---\n# Task: Data cleanup\n/);
+    // The queue folder named as the target reads the same.
+    writeFileSync(join(vault, 'Need_Action/next.md'), '# Task: Next\n\n## Acceptance Criteria\n\n- `true` passes\n');
+    expect((await loadRunTarget(join(vault, 'Need_Action'))).plans[0]!.tasks.map((t) => [t.name, t.decision])).toEqual([['Task: Next', 'loop']]);
   });
 
   it('with an approval stage, Needs_Action/ and Pending_Approval/ are listed with why, never run', async () => {
