@@ -51,6 +51,8 @@ export interface PrdItem {
    * `Done when:`). It is open; write-back inserts `[x] ` / `[~] ` here (after `1. `), the only change.
    */
   insert_offset?: number;
+  /** The number of the checkbox item this one is nested under, if any. */
+  parent?: number;
 }
 
 /** A sub-bullet that says how an item is verified or when it is done (not `Run:`: a step's instruction): it makes a numbered item without a checkbox a task. */
@@ -128,6 +130,9 @@ export function findPrdItems(source: string): PrdItem[] {
     }
   };
 
+  /** The checkbox item whose children are being visited (nested boxes are its sub-items). */
+  let parentItem: PrdItem | null = null;
+
   /** The heading that owns the top-level nodes being visited, and the story made of it, if any. */
   let heading: { node: Nodes; index: number } | null = null;
   let story: PrdItem | null = null;
@@ -202,7 +207,7 @@ export function findPrdItems(source: string): PrdItem[] {
           }
         }
         const line = node.position?.start.line ?? 1;
-        items.push({
+        const item: PrdItem = {
           number: items.length + 1,
           name: '',
           mark: m[3] as PrdMark,
@@ -212,7 +217,14 @@ export function findPrdItems(source: string): PrdItem[] {
           text_lines: textLines,
           criteria_lines: criteria,
           section,
-        });
+          ...(parentItem ? { parent: parentItem.number } : {}),
+        };
+        items.push(item);
+        const outer = parentItem;
+        parentItem = item;
+        for (const child of node.children as Nodes[]) visit(child);
+        parentItem = outer;
+        return;
       }
     }
     if (node.type === 'root') {
@@ -403,6 +415,13 @@ export function parsePrdChecklist(text: string, path: string, options: FormatOpt
   const ids = itemIds(items);
   const tasks: PlanTask[] = items.map((item, i) => {
     const draft = draftFor(item, fileName, options);
+    // A box with boxes under it and no check of its own groups them (fix_plan.md: a feature and
+    // its steps): it is done when they are, and is never sent to an agent as one big task.
+    const subItems = items.filter((c) => c.parent === item.number);
+    if (subItems.length > 0 && draft.checks.length === 0 && !draft.skip_reason) {
+      const open = subItems.filter((c) => c.mark !== 'x' && c.mark !== 'X').length;
+      draft.skip_reason = `groups its ${subItems.length} sub-items (${open} open); it is done when they are`;
+    }
     return buildTask(item.number, { ...draft, attributes: { ...draft.attributes, id: ids[i]! } }, options);
   });
   const title = /^\uFEFF?#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? null;
@@ -457,6 +476,21 @@ function setStoryMarks(text: string, offsets: readonly number[], mark: 'x' | '~'
   return out;
 }
 
+/**
+ * Ticks each open box whose sub-items are now all ticked, innermost first (pure): the group is
+ * done when they are, as people who nest boxes mark it. Only mark characters change.
+ */
+export function tickFinishedGroups(text: string): string {
+  let out = text;
+  for (;;) {
+    const items = findPrdItems(out);
+    const done = (i: PrdItem) => i.mark === 'x' || i.mark === 'X';
+    const group = items.find((i) => i.mark === ' ' && !i.mark_offsets && i.insert_offset === undefined && items.some((c) => c.parent === i.number) && items.filter((c) => c.parent === i.number).every(done));
+    if (!group) return out;
+    out = out.slice(0, group.mark_offset) + 'x' + out.slice(group.mark_offset + 1);
+  }
+}
+
 /** One progress.md entry (pure). */
 export function progressEntry(task: Pick<PlanTask, 'number' | 'name'>, result: TaskResult, now: Date, eol = '\n'): string {
   const plural = result.iterations === 1 ? '' : 's';
@@ -494,7 +528,8 @@ export function writePrdResult(plan: Plan, taskNumber: number, result: TaskResul
   const task = plan.tasks.find((t) => t.number === taskNumber);
   if (!task) throw new RalfError('writeback_failed', `${plan.path}: no task ${taskNumber}`);
   const before = readUserText(plan.path, { what: 'PRD checklist' });
-  const after = setPrdMark(before, task, result.verdict === 'pass' ? 'x' : '~');
+  let after = setPrdMark(before, task, result.verdict === 'pass' ? 'x' : '~');
+  if (result.verdict === 'pass') after = tickFinishedGroups(after);
   if (after !== before) writeFileAtomic(plan.path, after);
 
   const eol = before.includes('\r\n') ? '\r\n' : '\n';

@@ -355,3 +355,28 @@ describe('fix_plan.md shapes (held-out round 3)', () => {
     expect(parse(text).tasks.map((t) => t.name)).toEqual(['Add greet.js']);
   });
 });
+
+describe('nested boxes: a box with boxes under it groups them', () => {
+  const text = '## High\n\n- [ ] Lexer: string literals\n  - [x] Reproduce with a failing case\n  - [ ] Handle escapes. Verify: `make test-lexer`\n- [ ] Parser: unclosed brace\n  - Verify: `make test-parser`\n';
+
+  it('is never sent to an agent itself: its sub-items are the tasks, it is done when they are', () => {
+    const plan = parse(text);
+    expect(plan.tasks.map((t) => [t.name, t.decision, t.not_runnable ?? null])).toEqual([
+      ['Lexer: string literals', 'skip', 'groups its 2 sub-items (1 open); it is done when they are'],
+      ['Reproduce with a failing case', 'skip', 'already done ([x] in PRD.md)'],
+      ['Handle escapes.', 'loop', null],
+      ['Parser: unclosed brace', 'loop', null],
+    ]);
+    // A parent with a check of its own stays a task (verified after its sub-items are written).
+    expect(parse('- [ ] Feature\n  - Verify: `make all`\n  - [ ] Step one. Verify: `make one`\n').tasks.map((t) => t.decision)).toEqual(['loop', 'loop']);
+  });
+
+  it('when the last open sub-item passes, its group is ticked too; nothing else changes', () => {
+    const dir = tempDir();
+    const path = join(dir, 'fix_plan.md');
+    writeFileSync(path, text);
+    const plan = parsePrdChecklist(text, path);
+    writePrdResult(plan, 3, { verdict: 'pass', stop_reason: 'success', iterations: 1 }, NOW);
+    expect(readFileSync(path, 'utf8')).toBe(text.replace('- [ ] Lexer', '- [x] Lexer').replace('- [ ] Handle', '- [x] Handle'));
+  });
+});
