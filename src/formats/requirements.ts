@@ -1,8 +1,10 @@
 /**
  * Front-end for the `requirements.json` + `history.jsonl` pair (the requirement-harness Ralph
- * loop). Each pending requirement is a task. When its loop ends a line is appended to
- * history.jsonl; a requirement that passes gets `"status": "done"` (only that value is
- * spliced into the file; formatting and unknown keys are kept).
+ * loop), and for every JSON list of work items (prd.json's stories, feature lists, ralph-town's
+ * criteria: json-items.ts finds them by shape). Each pending item is a task. When its loop ends a
+ * line is appended to history.jsonl; an item that passes gets its own state key set (`"passes":
+ * true`, `"status": "done"`; only that value is spliced into the file, formatting and unknown
+ * keys are kept).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -119,7 +121,7 @@ function readTestCommands(
   options: FormatOptions,
   out: { checks: Check[]; manual: string[]; unrunnable: string[]; text: string[] },
 ): void {
-  stepsOnly(value).forEach((item, i) => {
+  stringsOf(value).forEach((item, i) => {
     const key = jsonPathKey(Array.isArray(value) ? [...keyPath, i] : keyPath);
     const source = { element: key, line: lineOfPath(doc, key) };
     out.text.push(item);
@@ -128,8 +130,8 @@ function readTestCommands(
   });
 }
 
-/** The texts of a `steps` value (a list of strings, or one string). */
-function stepsOnly(value: unknown): string[] {
+/** The texts of a value that is a list of strings or one string (`steps`, `testSteps`); other entries are left out. */
+function stringsOf(value: unknown): string[] {
   const list = Array.isArray(value) ? value : [value];
   return list.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
 }
@@ -182,8 +184,9 @@ function identityOf(item: Map<ItemKey, { key: string; value: unknown }>): string
 
 /**
  * What a person is asked, when an item needs one (`"human_blocker": {why, question, options,
- * unblock_steps}` beside `"needs_human_decision": true`): the checkpoint's decision (with the steps
- * that unblock it) and options, so the refused item says what to do. Any object member whose name starts with "human".
+ * unblock_steps}` beside `"needs_human_decision": true`: any object member whose name starts with
+ * "human"): the checkpoint's decision (with the steps that unblock it) and options, so the refused
+ * item says what to do.
  */
 function humanBlockerElements(raw: Record<string, unknown>): Record<string, string> {
   const entry = Object.entries(raw).find(([k, v]) => keyForm(k).startsWith('human') && v !== null && typeof v === 'object' && !Array.isArray(v));
@@ -259,7 +262,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
     // list's "verification steps"), they are its criteria; beside criteria, the agent's instructions.
     const steps = item?.get('steps');
     const stepsAreCriteria = steps !== undefined && out.checks.length === 0 && out.manual.length === 0 && out.unrunnable.length === 0;
-    if (stepsAreCriteria) readAcceptance(stepsOnly(steps.value), [...reqPath, steps.key], doc, path, options, out, false);
+    if (stepsAreCriteria) readAcceptance(stringsOf(steps.value), [...reqPath, steps.key], doc, path, options, out, false);
     // ralph1's quality gate: after every success the project's checks run, also for a
     // requirement with checks of its own (without any, decideTask makes it the only check).
     if (options.tests_command && out.checks.length > 0 && !out.checks.some((c) => c.kind === 'tests_pass' && c.command === options.tests_command)) {
@@ -278,7 +281,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
         : `status "${status}"; only pending requirements run (set "${spelled('status')}": "pending" to retry)`;
     const title = (req.title ?? '').trim();
     const description = [req.requirement, req.description].map((t) => (t ?? '').trim()).filter((t) => t !== '').join('\n\n');
-    const stepsText = !stepsAreCriteria && steps !== undefined ? stepsOnly(steps.value).map((s, n) => `${n + 1}. ${s.trim()}`).join('\n') : '';
+    const stepsText = !stepsAreCriteria && steps !== undefined ? stringsOf(steps.value).map((s, n) => `${n + 1}. ${s.trim()}`).join('\n') : '';
     const line = lineOfPath(doc, reqKey);
     const loc = doc.locations.get(reqKey);
     const endLine = loc ? doc.text.slice(0, loc.end).split('\n').length : line;
