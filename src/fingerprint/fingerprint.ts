@@ -42,7 +42,7 @@
 import { detectTool } from './detect-tool.js';
 import { indentOf, type Line } from './lines.js';
 import { toLines } from './scan.js';
-import { lineKind } from './noise.js';
+import { failureTally, lineKind } from './noise.js';
 import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
 import {
   SCORE_EXCEPTION,
@@ -51,6 +51,7 @@ import {
   SCORE_WEAK,
   SCORE_WRAPPER,
   CARET_MESSAGE,
+  POINTER_LINE,
   lineScore,
   isTracebackStart,
   isWrapper,
@@ -111,11 +112,35 @@ function fit(parts: string[], max: number): string {
   return truncate(p.join(' | '), max);
 }
 
-function pickUnit(units: FailureUnit[]): FailureUnit | null {
-  if (units.length === 0) return null;
-  // Containers (a parent suite, TAP `N subtests failed`) carry no message of their own.
-  const leaves = units.filter((u) => u.messageText !== null && !/^\d+ subtests? failed\b/.test(u.messageText.replace(/^error:\s*/, '').replace(/^'|'$/g, '')));
-  const pool = leaves.length > 0 ? leaves : units;
+/**
+ * A unit printed after its failing children, deeper-indented right above it (TAP subtests:
+ * `    not ok 1 - should be equal` … `not ok 1 - total of three lines` … `not ok 1 - test/cart.test.js`):
+ * it failed because they did and says nothing of its own.
+ */
+function closesChildren(lines: Line[], unit: FailureUnit, extractors: readonly RunnerExtractor[]): boolean {
+  const runner = extractors.find((x) => x.name === unit.runner);
+  if (!runner) return false;
+  const indent = indentOf(lines[unit.header]!.text);
+  for (let j = unit.header - 1; j >= 0 && unit.header - j <= MAX_CHILD_LINES; j--) {
+    const t = lines[j]!.text;
+    if (t.trim() === '') continue;
+    if (indentOf(t) <= indent) return false;
+    if (runner.header(t, { file: null, numbered: false }) !== null) return true;
+  }
+  return false;
+}
+const MAX_CHILD_LINES = 400;
+
+/** The failing units that carry their own error (not containers of others), else all. */
+function leafUnits(lines: Line[], units: FailureUnit[], extractors: readonly RunnerExtractor[]): FailureUnit[] {
+  // Containers (a parent suite, TAP `N subtests failed`, a subtest closing its failing children) carry no message of their own.
+  const leaves = units.filter((u) => u.messageText !== null && !closesChildren(lines, u, extractors));
+  return leaves.length > 0 ? leaves : units;
+}
+
+/** The unit whose name sorts first (order-independent), or null. */
+function pickUnit(pool: FailureUnit[]): FailureUnit | null {
+  if (pool.length === 0) return null;
   let best = pool[0]!;
   let bestKey = normalizeName(best.name);
   for (const u of pool.slice(1)) {
@@ -224,7 +249,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
       index = i;
       score = s;
       // A header whose indented body says what (`ERROR: x.pl:6:` + `\ttest total: …`) is specific.
-      genericBest = (FAILURE_WORD.test(text) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0)) || TEST_STATUS.test(text);
+      genericBest = ((FAILURE_WORD.test(text) || s === SCORE_WEAK) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0)) || TEST_STATUS.test(text);
     }
   }
   return { index, score };
@@ -332,16 +357,27 @@ function followUp(lines: Line[], index: number, primary: string): string {
   if (!colon && !generic && body === 0) return '';
   let want = generic ? (body > 0 ? body : 3) : Math.max(1, body);
   const out: string[] = [];
+  let pointed = '';
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
     if ((body > 1 || (generic && body > 0)) && j > index + body) break;
     if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t)) break;
     if (lineScore(lines[j]!) >= SCORE_LOCATED && !(colon && out.length === 0)) break;
+    // The source a pointer under it marks (`...wed", "currency": 'EUR',` over `-----^`) is a
+    // window on the input that starts where the tool likes: the message is after the pointer,
+    // and the source from the pointed column on says where (`'EUR', "items": [`).
+    const pointer = lines[j + 1]?.text ?? '';
+    if (body === 0 && POINTER_LINE.test(pointer)) {
+      pointed = normalizeValues(`at: ${t.slice(pointer.indexOf('^'))}`);
+      j++;
+      continue;
+    }
     out.push(describeLine(lines, j));
     // `Cannot find source file:` → the file is on the next line: follow a chain of colons.
     if (!generic && endsWithColon(t) && want < 3) want++;
   }
+  if (pointed) out.push(pointed);
   return out.join(' ; ');
 }
 
@@ -493,6 +529,11 @@ function diffChange(lines: Line[]): string {
   return '';
 }
 
+/** `3 failing` for a count of two or more failures, else nothing. */
+function failingCount(n: number): string {
+  return n >= 2 ? `${n} failing` : '';
+}
+
 /** At most this many units are listed (a run with thousands of failures stays small). */
 const MAX_UNITS = 500;
 
@@ -527,7 +568,8 @@ function diagnosticUnits(lines: Line[]): string[] {
 /**
  * Failing units when neither a test runner nor located diagnostics name any: the error lines
  * that open with the same word as the chosen one (`FAIL alpha: …`, `FAIL beta: …` from a check
- * script, `ERROR: …` lines of a home-made runner), normalised, when the output holds at least
+ * script, `ERROR: …` lines of a home-made runner), or that say the same after their first word
+ * (`s:total_test failed on line 7`, `s:label_test failed on line 8`), normalised, when the output holds at least
  * two (one is the fingerprint itself; the delta reads a list shrunk to it). A list
  * of failures printed in one shape is a list of units whatever printed it, so fixing one of
  * them shrinks the set instead of reading as "the same error" while the first one remains.
@@ -537,12 +579,15 @@ function siblingUnits(lines: Line[], chosen: number): string[] {
   const lead = first.slice(0, first.indexOf(' ') + 1);
   // A word (`FAIL`, `ERROR:`; not a symbol, path or number: code frames and locations are not a list).
   if (lead === '' || lead.toLowerCase() === lead.toUpperCase()) return [];
+  // Or the same sentence about another unit, named first: `suite:total_test failed on line 7`,
+  // `suite:label_test failed on line 8` (the words after the name are the shape).
+  const tail = first.slice(lead.length - 1);
   const out = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
-    if (!t.includes(lead) || lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_WEAK) continue;
+    if (lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_WEAK) continue;
     const n = unitText(t);
-    if (n.startsWith(lead)) out.add(n);
+    if (n.startsWith(lead) || (n.endsWith(tail) && n.indexOf(' ') === n.length - tail.length)) out.add(n);
   }
   return out.size >= 2 ? [...out] : [];
 }
@@ -570,9 +615,10 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   const units = failureUnits(lines, extractors);
   // No known signature: the runner shape whose failing units were read names the tool (`ctest`, `tap`).
   const tool = signature ?? units[0]?.runner ?? null;
-  const unit = pickUnit(units);
+  const leaves = leafUnits(lines, units, extractors);
+  const unit = pickUnit(leaves);
   if (unit) {
-    const r = fromUnit(lines, unit, units);
+    const r = fromUnit(lines, unit, leaves);
     return { fingerprint: r.text, line: r.line, tool, failing_units: unitNames(lines, units, extractors, diagnosticUnits) };
   }
 
@@ -632,5 +678,8 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   // The units a summary lists as failing (`Failing scenarios:`): fixing one of them is another state.
   const listed = [...new Set(listedFailures(lines).map(normalizeName))].sort();
   if (listed.length > 0) parts.push(`failing ${listed.join(' ; ')}`);
+  // How many failed, when the runner's tally says several: fixing one of three failing tests is
+  // progress even when the first error stays, and one failure is not three.
+  else parts.push(failingCount(failureTally(lines)));
   return { fingerprint: fit(parts, MAX_LENGTH), line: lines[source]!.no, tool, failing_units };
 }

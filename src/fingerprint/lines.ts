@@ -3,6 +3,7 @@
  * terminal finally showed, run-specific prefixes dropped, stacks under a header marked.
  * (scan.ts reads a whole output into such lines in bounded memory.)
  */
+import { classifyLine } from './noise.js';
 
 /** One line of cleaned output with its 1-based line number in the original input. */
 export interface Line {
@@ -130,6 +131,9 @@ export function markStacks(lines: Line[]): Line[] {
   return lines;
 }
 
+/** A row of two or more pointer bars and nothing else (`            |     |      |`). */
+const POINTER_ROW = /^\s*\|(?:\s+\|)+\s*$/;
+
 /** A line that starts with a number and a space (`6   color: @brand-colr;`). */
 const NUMBERED = /^\s*(\d{1,6})(?: |$)/;
 
@@ -141,6 +145,13 @@ const NUMBERED = /^\s*(\d{1,6})(?: |$)/;
 export function markExcerpts(lines: Line[]): Line[] {
   let prev: number | null = null;
   for (let i = 0; i < lines.length; i++) {
+    // A row under a row of pointers (`|     |      |` over `1199  |      false`) is the values of
+    // a diagram (power asserts), not a numbered source line with its gutter.
+    if (i > 0 && lines[i - 1]!.text.includes('|') && POINTER_ROW.test(lines[i - 1]!.text) && classifyLine(lines[i]!.text) === 'code') {
+      lines[i]!.kind = 'text';
+      prev = null;
+      continue;
+    }
     const m = NUMBERED.exec(lines[i]!.text);
     const n = m ? Number(m[1]) : null;
     if (n !== null && prev === n - 1 && lines[i - 1]!.no === lines[i]!.no - 1) {

@@ -180,6 +180,29 @@ function isCountSummary(text: string): boolean {
   return rest.split(' ').filter(Boolean).length <= 2;
 }
 
+/**
+ * How many failures a runner's tally line reports (`0 successes / 1 failure / 1 error`,
+ * `1 scenario passed, 2 failed`, `3 examples, 3 failures`, `TEST COMPLETE, 0 ok, 3 failed of 3`;
+ * not a count after a word, `step 2 failed`): the failed and errored counts of a
+ * line that has a failed count, summed; the largest over the lines (features < scenarios).
+ * 0 when no line tallies failures. (A compiler's `2 errors generated` is no test tally.)
+ */
+export function failureTally(lines: Line[]): number {
+  let most = 0;
+  for (const line of lines) {
+    if (!line.text.includes('fail')) continue;
+    let sum = 0;
+    let failed = false;
+    for (const m of line.text.matchAll(COUNT_PHRASE)) {
+      const [n, word] = m[0].toLowerCase().split(/\s+/, 2) as [string, string];
+      if (word.startsWith('fail')) failed = true;
+      if (word.startsWith('fail') || word.startsWith('error')) sum += Number(n);
+    }
+    if (failed) most = Math.max(most, sum);
+  }
+  return most;
+}
+
 /** True for lines that can never carry the failure signature. */
 export function isNoise(kind: LineKind): boolean {
   return kind !== 'text';

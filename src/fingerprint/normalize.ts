@@ -55,9 +55,9 @@ const DAY_DATE = new RegExp(
 );
 // cart.ts(12,39) → cart.ts   (tsc, msbuild, C#)
 const PAREN_LOCATION = /(?<![\w./\\-])(\w[\w./\\-]*\.[A-Za-z]\w{0,9})\(\d+(?:,\d+)?\)/g;
-// src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N]);
+// src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N], a column range `:10:15-33`);
 // GNU ranges `cart.vala:5.16-5.19:` (line.column-line.column) before a colon too.
-const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+|:\d+\.\d+(?:-\d+(?:\.\d+)?)?(?=:))(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
+const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+(?:-\d+)?|:\d+\.\d+(?:-\d+(?:\.\d+)?)?(?=:))(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
 // App.java:[12,5] → App.java   (maven)
 const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 // bash job status: `line 3: 12345 Segmentation fault` → pid

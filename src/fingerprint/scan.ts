@@ -108,6 +108,10 @@ export class OutputScanner {
 
   private line(raw: string): void {
     const no = ++this.count;
+    // A live display moves the cursor up over what it drew (`ESC[1A` + erase, test runners'
+    // and build tools' progress panels) and draws anew: the lines it went back over are gone
+    // from what the terminal finally shows, like a `\r` redraw of one line.
+    if (raw.includes('\u001b[')) this.erase(cursorUps(raw));
     if (no <= HEAD_LINES) {
       this.head.push({ text: clean(raw), no });
       return;
@@ -136,6 +140,19 @@ export class OutputScanner {
     }
   }
 
+  /** Drops the last `n` kept lines (redrawn over by a cursor moving up). */
+  private erase(n: number): void {
+    for (let k = 0; k < n; k++) {
+      if (this.tail.length > this.tailStart) {
+        const gone = this.tail.pop()!;
+        this.tailChars -= gone.raw.length;
+        if (this.recent.length > 0 && this.recent[this.recent.length - 1]!.no === gone.no) this.recent.pop();
+      } else if (this.head.length > 0 && this.count - 1 - k <= HEAD_LINES) {
+        this.head.pop();
+      } else return;
+    }
+  }
+
   /** Opens a window around a middle line that reads as an error, if it is among the strongest. */
   private consider(raw: string, no: number): void {
     const text = clean(raw);
@@ -154,6 +171,18 @@ export class OutputScanner {
     this.windows.push({ score, lines: [...before, { text, no }], open: AFTER });
   }
 }
+
+/** How many lines a raw line moves the cursor up (`ESC[A`, `ESC[1A`, `ESC[3A`), bounded. */
+function cursorUps(raw: string): number {
+  let n = 0;
+  for (let i = raw.indexOf('\u001b['); i >= 0 && n < MAX_UPS; i = raw.indexOf('\u001b[', i + 2)) {
+    let j = i + 2;
+    while (j < raw.length && j - i < 8 && raw.charCodeAt(j) >= 48 && raw.charCodeAt(j) <= 57) j++;
+    if (raw[j] === 'A') n += j > i + 2 ? Number(raw.slice(i + 2, j)) : 1;
+  }
+  return Math.min(n, MAX_UPS);
+}
+const MAX_UPS = 200;
 
 /**
  * Splits output into cleaned lines: all of them when it is short, else what the scan

@@ -66,9 +66,9 @@ const STRONG = [
 const WRAPPER_LINE = anyOf(WRAPPER);
 const STRONG_LINE = anyOf(STRONG);
 
-// `file:line: message`, also after the program's name (`lua5.4: ./config.lua:13: attempt to …`),
+// `file:line: message` (a column range too: `Cart.hs:10:15-33:`), also after the program's name (`lua5.4: ./config.lua:13: attempt to …`),
 // or a message located in words: `Loop iterator is not lexical at line 11, column 5.`, `… at x.pl line 7.`
-const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+)?|:\[\d+,\d+\]):?\s+\S|^\W*\w.*?\sat (?:\S+ )?line \d+\b/;
+const LOCATED = /^(?:[\w.-]+: )?(?:\.{0,2}\/)?[\w.\/@+-]*(?:\.[A-Za-z]\w{0,9}|Makefile|makefile|Dockerfile)(?::\d+(?::\d+(?:-\d+)?)?|:\[\d+,\d+\]):?\s+\S|^\W*\w.*?\sat (?:\S+ )?line \d+\b/;
 const LOCATED_MINOR = /^\S+:\d+(?::\d+)?:?\s+(?:warning|note|info|hint|help|remark)\b/i;
 
 /** A note or warning that also says `error` is an error. */
@@ -90,6 +90,9 @@ export function splitLogPrefix(text: string): { level: string | null; rest: stri
   if (!m) return { level: null, rest: noTime };
   return { level: (m[1] ?? m[2])!.toUpperCase(), rest: noTime.slice(m[0].length) };
 }
+
+/** A pointer under a quoted line: `     ^`, `^~~~`, `-----------^`. */
+export const POINTER_LINE = /^[-~=.\s]*\^[\^~\s]*$/;
 
 /** A message under the spot it points at (`^ Tag must be paired … (tag-pair)`): a diagnostic. */
 export const CARET_MESSAGE = /^\s*[\^~]+\s+(?=[\p{L}\p{N}])/u;
@@ -250,7 +253,7 @@ export function tracebackException(lines: Line[], start: number): number {
   const indent = indentOf(lines[start]!.text);
   while (i < limit) {
     const text = lines[i]!.text;
-    if (text.trim() === '' || indentOf(text) > indent || /^[\s^~]+$/.test(text)) {
+    if (text.trim() === '' || indentOf(text) > indent || POINTER_LINE.test(text)) {
       i++;
       continue;
     }

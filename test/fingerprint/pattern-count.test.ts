@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from '../helpers/cli.js';
 
-/** 364 before the extractor split (333 before issue 17's generic core), 332 after it. */
-const CEILING = 331;
+/** 364 before the extractor split (333 before issue 17's generic core), 332 after it; 330 before the fourth round, 329 after it. */
+const CEILING = 329;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
