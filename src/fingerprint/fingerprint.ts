@@ -209,10 +209,10 @@ const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in (\S+?)(?::\d+)*(
 const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
 
 /**
- * A test's status line (`✕ is low-stock (5 ms)`, `not ok 1 total of three lines`): it names
+ * A test's status line (`✕ is low-stock (5 ms)`, `not ok 1 total of three lines`, `sums price FAILED [1]`): it names
  * WHICH test failed, not why; a later line of the same strength says why.
  */
-const TEST_STATUS = /^\s*(?:[✕✖✗×]|not ok\b(?:\s+\d+)?(?:\s+-)?)\s+\S/;
+const TEST_STATUS = /^\s*(?:[✕✖✗×]|not ok\b(?:\s+\d+)?(?:\s+-)?)\s+\S|^\s*\w[^:]*\s(?:FAILED|FAIL)(?: \[\d+\])?$/;
 
 /** Index and strength of the strongest error line (earliest on ties), or score 0. */
 function strongestLine(lines: Line[]): { index: number; score: number } {

@@ -53,6 +53,12 @@ describe('the cause over decoration', () => {
     expect(fp(read('hspec/hundred-over/v1-base.txt'))).toBe('total sums price times quantity | expected: 1200 | but got: 1300');
   });
 
+  it('a status line `name FAILED [1]` says which test failed, not why: the values under `Failures:` say it (core alone, hspec)', () => {
+    expect(core(read('hspec/one-short/v1-base.txt'))).toBe('expected: 1200 | but got: 1199');
+    expect(core(read('hspec/one-short/v5-progress.txt'))).toBe(core(read('hspec/one-short/v1-base.txt')));
+    expect(core(read('hspec/hundred-over/v1-base.txt'))).not.toBe(core(read('hspec/one-short/v1-base.txt')));
+  });
+
   it('a weak error line with no specifics loses a tie to a later one that has them (a build banner over the test stderr)', () => {
     const banner = read('meson/test-one-short/v1-base.txt');
     expect(banner).toContain('Project version: undefined');
