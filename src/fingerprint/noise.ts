@@ -191,6 +191,11 @@ export function failureTally(lines: Line[]): number {
   let most = 0;
   for (const line of lines) {
     if (!line.text.includes('fail')) continue;
+    const comment = tallyComment(line.text);
+    if (comment !== null) {
+      most = Math.max(most, comment);
+      continue;
+    }
     let sum = 0;
     let failed = false;
     for (const m of line.text.matchAll(COUNT_PHRASE)) {
@@ -201,6 +206,24 @@ export function failureTally(lines: Line[]): number {
     if (failed) most = Math.max(most, sum);
   }
   return most;
+}
+
+/**
+ * The count of a TAP-style tally comment, the word before the number: `# fail 3`, `ℹ fail 2`,
+ * `# { total: 3, pass: 0, fail: 3 }` (TAP producers, node's test runner). Null for other lines.
+ */
+function tallyComment(text: string): number | null {
+  const t = text.trimStart();
+  if (t[0] !== '#' && t[0] !== 'ℹ') return null;
+  const at = t.indexOf('fail');
+  // (a word of its own: not `unfailing`, `was_failing`)
+  const before = at > 0 ? t.charCodeAt(at - 1) | 32 : 0;
+  if (at < 0 || (before >= 97 && before <= 122) || t[at - 1] === '_') return null;
+  let j = at + 4;
+  while (j < t.length && (t[j] === ':' || t[j] === ' ')) j++;
+  let k = j;
+  while (k < t.length && t.charCodeAt(k) >= 48 && t.charCodeAt(k) <= 57) k++;
+  return k > j ? Number(t.slice(j, k)) : null;
 }
 
 /** True for lines that can never carry the failure signature. */

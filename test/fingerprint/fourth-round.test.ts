@@ -23,6 +23,9 @@ describe('several failures are not one', () => {
     expect(core(three)).not.toBe(core(one));
     // Features < scenarios < steps: the largest count of one tally line, failures and errors summed.
     expect(core('0 successes / 1 failure / 1 error / 0 pending : 0.000844 seconds\nError -> cart.lua:5: boom\n')).toContain('2 failing');
+    // TAP tally comments put the word first: `# fail 3`, `ℹ fail 2`, `# { total: 3, pass: 0, fail: 3 }`.
+    expect(core('not ok 1 - total\n# Error: boom\n# pass 0\n# fail 3\n')).toContain('3 failing');
+    expect(core('not ok 1 - total\n# Error: boom\n# { total: 3, pass: 1, fail: 2 }\n')).toContain('2 failing');
     // A compiler's count of errors is no test tally.
     expect(core('a.c:3:5: error: x undeclared\n2 errors generated.\n')).not.toContain('failing');
   });
