@@ -245,7 +245,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
     const s = lineScore(lines[i]!);
     // Earliest wins a tie, unless it only says that something failed and a later line of
     // the same strength says what (`✗ Build failed in 204ms` … `Could not resolve './x.js'`).
-    if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text))) {
+    if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text) && !TEST_STATUS.test(text))) {
       index = i;
       score = s;
       // A header whose indented body says what (`ERROR: x.pl:6:` + `\ttest total: …`) is specific.
@@ -506,14 +506,18 @@ function diffChange(lines: Line[]): string {
       file = basename(plus[1]!);
       continue;
     }
-    const hunk = DIFF_HUNK.exec(t);
+    // (also a hunk quoted as a block, indented: TAP's YAML `diff: |`; its lines lose that indent)
+    const indent = indentOf(t);
+    const hunk = DIFF_HUNK.exec(indent > 0 ? t.slice(indent) : t);
     if (!hunk) continue;
     if (hunk[1]) file = basename(hunk[1]);
     let minus: string | null = null;
     let added: string | null = null;
     let j = i + 1;
     for (; j < Math.min(lines.length, i + 200) && (minus === null || added === null); j++) {
-      const h = lines[j]!.text;
+      const raw = lines[j]!.text;
+      if (indent > 0 && raw.trim() !== '' && indentOf(raw) < indent) break;
+      const h = raw.slice(Math.min(indent, indentOf(raw)));
       if (h.startsWith('@@') || !/^[ +\-\\]|^$/.test(h)) break;
       if (h.startsWith('-') && minus === null) minus = h;
       else if (h.startsWith('+') && added === null) added = h;

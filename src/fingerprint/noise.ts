@@ -165,7 +165,7 @@ export function classifyLine(line: string): LineKind {
   if (matchesAny(FRAME_LINE, text)) return 'frame';
   if (matchesAny(CODE_LINE, text)) return 'code';
   if (matchesAny(PROGRESS_LINE, text) || (PROGRESS_VERBS.test(text) && !FAILURE_WORD.test(text))) return 'progress';
-  if (matchesAny(SUMMARY_LINE, text)) return 'summary';
+  if (matchesAny(SUMMARY_LINE, text) || (text.includes('fail') && tallyComment(text) !== null)) return 'summary';
   if (!ERROR_HEAD.test(text) && isCountSummary(text)) return 'summary';
   return 'text';
 }

@@ -95,6 +95,14 @@ describe('the cause over decoration', () => {
     expect(fp(out(9, `...wed",  "currency": 'EUR',  "items": [`, 22))).toBe(base);
   });
 
+  it('core alone on TAP with YAML diagnostics: tally comments are summaries, the first `not ok` stays, an indented diff gives the values (node-tap)', () => {
+    const one = core(read('node-tap/one-short/v1-base.txt'));
+    expect(one).toContain('not ok 1 - should be equal');
+    expect(one).toContain('-1200 ; +1199');
+    expect(core(read('node-tap/hundred-over/v1-base.txt'))).not.toBe(one);
+    expect(core(read('node-tap/one-short/v2-shifted.txt'))).toBe(one);
+  });
+
   it('lines a live display went back over (cursor up, then redrawn) are not read', () => {
     const panel = (n: number) => `\nAsserts:  ${n} pass  0 fail\nSuites:   0 pass  0 fail\n\n`;
     const up = '\u001b[2K\u001b[1A'.repeat(4);
