@@ -97,8 +97,11 @@ export function flat(s: string): string {
   return Buffer.from(s, 'utf8').toString('utf8');
 }
 
-/** A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`, `Call history:`. */
-const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?(?:stack|history)|backtrace)\b[^:]{0,40}:\s*$/i;
+/**
+ * A header that introduces a stack: `stack traceback:`, `stacktrace:`, `Stack trace:`, `CallStack (from …):`,
+ * `Call history:`; or the quoted source of TAP's YAML diagnostics (`source: |`): code, never the message.
+ */
+const STACK_HEADER = /^\s*(?:stack ?trace(?:back)?|call ?(?:stack|history)|backtrace|source)\b[^:]{0,40}:\s*\|?$/i;
 
 /** Leading whitespace of a line, in characters. */
 export function indentOf(text: string): number {
