@@ -46,7 +46,8 @@ const SKIP_IN_BLOCK = [
   /^\s*(?:Error Message|Stack Trace|Standard Output Messages|Standard Error Messages|Message):\s*$/,
   /^\s*[+-]\s/,
   /^\s*(?:code|name):\s+'[^']*'\s*$/,
-  /^\s*\S+:\d+(?::\d+)?:?\s*$/,
+  // A location alone (`test/x.js:12:5`, `# spec/cart_spec.lua @ 4`): where, not what.
+  /^\s*(?:#\s*)?\S+(?::\d+(?::\d+)?:?| @ \d+)\s*$/,
   /^\s*Error Trace:/,
   /^\s*#\s*\(in test file/,
   /^\s*#\s+at \S+ line \d+\.?\s*$/,
@@ -182,9 +183,14 @@ export function failureUnits(lines: Line[], extractors: readonly RunnerExtractor
       const next = nextText(lines, msg.index + 1, end);
       if (next !== null) details.push(next);
     } else if (msg && details.length === 0 && lines[msg.index]!.text.trimStart().startsWith('#')) {
-      // TAP diagnostics go on in `#` lines: the one after the message (bats' `# expected 1200, got 1199`).
-      const next = lines[msg.index + 1];
-      if (next && msg.index + 1 < end && next.text.trimStart().startsWith('#') && lineKind(next) === 'text') details.push(next.text.trim().replace(/^#\s*/, ''));
+      // TAP diagnostics go on in `#` lines: the one after the message (bats' `# expected 1200, got 1199`),
+      // and the one after that when it only labels it (busted's `# Passed in:` over `# (number) 1300`).
+      for (let k = msg.index + 1; k < end && k <= msg.index + 2; k++) {
+        const next = lines[k]!;
+        if (!next.text.trimStart().startsWith('#') || lineKind(next) !== 'text') break;
+        details.push(next.text.trim().replace(/^#\s*/, ''));
+        if (!next.text.trimEnd().endsWith(':')) break;
+      }
     }
     if (earlier) {
       // A bare marker first (TAP `not ok 1 - x`), its diagnostics under a second header.
