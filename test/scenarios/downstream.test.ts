@@ -27,6 +27,18 @@ describe.concurrent('errors moving downstream inside one check', () => {
   }
 });
 
+describe.concurrent('the same error in several places, fixed one place at a time', () => {
+  // One undefined name used by three functions: three identical diagnostics, one failing unit.
+  for (const runner of [RUNNERS.tsc, RUNNERS.goTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: each repair is progress, the last passes${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3 }, start: { values: { alpha: 'missing', bravo: 'missing', charlie: 'missing' } }, limits: { max_iterations: 6 } });
+      const trail = await s.play([() => {}, (sc) => sc.fix('bravo'), (sc) => sc.fix('charlie'), (sc) => sc.fix('alpha')]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+      expect(s.results[1]!.json.progress_reasons.join('; '), s.explain()).toMatch(/the same errors in fewer places: .* 3 → 2/);
+    }, 90_000);
+  }
+});
+
 describe.concurrent('errors moving downstream across the checks of one task', () => {
   const both = (runner: Runner) => [runner.compile, runner.verify];
   for (const [runner, stopFirst] of [[RUNNERS.nodeTest, false], [RUNNERS.unittest, true]] as const) {

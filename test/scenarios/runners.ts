@@ -13,9 +13,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/cli.js';
 
-/** The code under test: one function per unit, returning a number. */
+/** The code under test: one function per unit, returning a number (or an expression, e.g. an undefined name). */
 export interface Code {
-  values: Record<string, number>;
+  values: Record<string, number | string>;
   /** A syntax (compile) error in the source. */
   syntaxError?: boolean;
   /** A comment line at the top of the source (a cosmetic edit). */
@@ -253,5 +253,27 @@ const cargoTest: Runner = {
   unitName: (u) => `${u}_works`,
 };
 
-export const RUNNERS = { nodeTest, vitest, unittest, pytest, goTest, cargoTest } as const;
+const tscBin = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+/** The TypeScript compiler as the check (a type check, no tests): diagnostics, not test names. */
+const tsc: Runner = {
+  id: 'tsc',
+  missing: existsSync(tscBin) ? null : 'typescript is not in node_modules (npm ci)',
+  verify: 'npx tsc -p .',
+  compile: 'npx tsc -p .',
+  base: {
+    'package.json': '{ "name": "units", "private": true }\n',
+    'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "module": "commonjs", "types": [] }, "include": ["src"] }\n',
+  },
+  ignore: ['node_modules'],
+  env: {},
+  source(code) {
+    const local = code.local ?? 'result';
+    const fns = Object.entries(code.values).map(([u, v]) => `export function ${u}(): number {\n  const ${local} = ${v};\n  return ${local};\n}\n`);
+    return { 'src/units.ts': `${code.comment ? `// ${code.comment}\n` : ''}${fns.join(blank(code))}${code.syntaxError ? 'export function broken() {\n' : ''}` };
+  },
+  tests: () => ({}),
+  unitName: (u) => u,
+};
+
+export const RUNNERS = { nodeTest, vitest, unittest, pytest, goTest, cargoTest, tsc } as const;
 export const ALL_RUNNERS: Runner[] = Object.values(RUNNERS);

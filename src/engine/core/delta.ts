@@ -5,6 +5,8 @@
  *
  * - checks fixed / tests fixed: SETS (a check or failing unit that failed before and does not
  *   now), so fixing any one of N failing tests counts, in whatever order;
+ * - errors fewer: the same failing units on fewer output lines (one of three identical
+ *   diagnostics fixed: the set cannot show it, unit-lines.ts counts the lines);
  * - stage advanced: within a check that still fails, it got further (it crashed or failed to
  *   compile before and now names failing tests), or the first failure moved to a later check;
  * - novel tree: the working tree (the progress key: a hash of every change since the start
@@ -18,7 +20,7 @@
 import { failed } from './check-status.js';
 import type { CheckResult, IterationDelta } from './types.js';
 
-type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint'>;
+type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint' | 'unit_lines'>;
 
 /** What the delta needs to know about one iteration. */
 export interface DeltaInput {
@@ -59,7 +61,7 @@ function firstFailingIndex(checks: CheckFacts[]): number {
  * passed, was skipped, or failed with which fingerprint and which failing units.
  */
 export function resultKey(checks: CheckFacts[]): string {
-  return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort()]]));
+  return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort(), c.unit_lines ?? null]]));
 }
 
 /** The latest iteration before the previous one whose checks reported exactly this (when the previous one reported something else). */
@@ -73,12 +75,13 @@ function returnedResult(iterations: DeltaHistory['iterations'], cur: DeltaInput)
 export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
   const prev = history.iterations.at(-1);
   if (!prev) {
-    return { first: true, checks_fixed: [], tests_fixed: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
+    return { first: true, checks_fixed: [], tests_fixed: [], errors_fewer: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
   }
   const curByKey = new Map(cur.checks.map((c) => [keyOf(c), c]));
   const checksFixed: string[] = [];
   const testsFixed = new Set<string>();
   const stage: string[] = [];
+  const fewer: string[] = [];
   for (const p of prev.checks) {
     const c = curByKey.get(keyOf(p));
     if (!c || !failed(p)) continue;
@@ -95,6 +98,9 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     // Unrecognised output now tells us nothing about which tests pass.
     if (after.size === 0) continue;
     for (const t of before) if (!after.has(t)) testsFixed.add(t);
+    // The same failing units on fewer lines: one of several identical diagnostics fixed.
+    const same = before.size === after.size && [...before].every((t) => after.has(t));
+    if (same && p.unit_lines !== undefined && c.unit_lines !== undefined && c.unit_lines < p.unit_lines) fewer.push(`${p.command}: ${p.unit_lines} → ${c.unit_lines}`);
   }
   const fingerprintChanged = cur.fingerprint !== prev.fingerprint;
   if (fingerprintChanged && cur.fingerprint !== null) {
@@ -113,7 +119,7 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
     novel = returnedTo === null;
   }
-  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
+  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
 }
 
 const MAX_LISTED = 5;
@@ -135,6 +141,7 @@ export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgeme
   const reasons: string[] = [];
   if (d.checks_fixed.length > 0) reasons.push(`check${d.checks_fixed.length === 1 ? '' : 's'} fixed: ${list(d.checks_fixed)}`);
   if (d.tests_fixed.length > 0) reasons.push(`no longer failing: ${list(d.tests_fixed)}`);
+  if (d.errors_fewer?.length) reasons.push(`the same errors in fewer places: ${list(d.errors_fewer)}`);
   for (const s of d.stage_advanced) reasons.push(`error moved downstream: ${s}`);
   const betterSeen = reasons.length > 0;
   if (d.novel_tree === false) {

@@ -62,6 +62,8 @@ export interface CheckResult {
   skipped_tests?: number;
   /** The tests the run's own summary says ran (src/verify/test-count.ts); absent when it states none. */
   tests_run?: number;
+  /** Output lines that read as one of `failing_tests` (core/unit-lines.ts): how often the failures occur. */
+  unit_lines?: number;
   /**
    * Passed by its exit status, but held as failing: it skips more tests than where the loop
    * started, or runs fewer than earlier in the loop (core/skips.ts). The check did not verify
@@ -126,6 +128,11 @@ export interface IterationDelta {
   novel_tree: boolean | null;
   /** The iteration whose tree this one returned to (0: the start tree). */
   returned_to: number | null;
+  /**
+   * Checks whose failing units are the same set but occur on fewer lines (the same error in
+   * fewer places: one of three identical diagnostics fixed), as `command: before → now`.
+   */
+  errors_fewer?: string[];
   /**
    * The earlier iteration (before the previous one) whose checks reported exactly what this
    * one's do, when the previous one reported something else: going round in circles on new

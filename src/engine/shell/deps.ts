@@ -88,6 +88,8 @@ export interface EngineDeps {
   fingerprint(output: string, options: { exitCode: number | null }): { fingerprint: string | null; failing_units: string[] };
   /** Optional: scan each check's whole output as it streams (else its kept head/tail is fingerprinted). */
   scanOutput?(): OutputScanLike;
+  /** Optional: one output line with its values normalised (paths, line numbers, times), for counting failures (core/unit-lines.ts). */
+  normalizeLine?(line: string): string;
   git: GitDeps;
 }
 
@@ -109,6 +111,7 @@ export function defaultDeps(): Promise<EngineDeps> {
       // Loaded on first use (a check printed something or failed): bundle/fingerprint.ts.
       fingerprint: (output, o) => fingerprintModule().fingerprint(output, o),
       scanOutput: () => fingerprintModule().scanForFingerprint(),
+      normalizeLine: (line) => fingerprintModule().normalizeValues(line),
       git: git.gitDeps,
     } satisfies EngineDeps;
   })();

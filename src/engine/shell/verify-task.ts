@@ -15,6 +15,7 @@ import type { RalfLiteConfig } from '../../config/schema.js';
 import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
 import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js';
 import { checksToRun } from '../core/checks-at-start.js';
+import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, type MoreSkipped } from '../core/skips.js';
 import { resetCommand } from '../core/commands.js';
 import { commandInvocation } from './invocation.js';
@@ -601,7 +602,9 @@ export function withFingerprint(deps: EngineDeps, raw: RawCheck, scan?: OutputSc
   if (c.timed_out) fp = `timed out: ${fp ?? c.command}`;
   // The set of failing units (tests, else distinct diagnostics): the delta compares these sets.
   const tests = analysed.failing_units;
-  return { ...c, fingerprint: fp ?? `${c.command}: exit ${c.exit_code ?? c.signal ?? '?'}`, ...(tests.length > 0 ? { failing_tests: tests } : {}) };
+  // How often they occur: the same diagnostic in three places is one unit (core/unit-lines.ts).
+  const lines = deps.normalizeLine ? unitLines(c.output_tail, tests, deps.normalizeLine) : null;
+  return { ...c, fingerprint: fp ?? `${c.command}: exit ${c.exit_code ?? c.signal ?? '?'}`, ...(tests.length > 0 ? { failing_tests: tests } : {}), ...(lines ? { unit_lines: lines } : {}) };
 }
 
 interface DiffFacts {
