@@ -153,6 +153,31 @@ export class Scenario {
     return this.trail;
   }
 
+  /**
+   * `ralf run <PLAN> --json` with a scripted agent (agents/step-agent.mjs) that makes one of
+   * `edits` per call and always claims it is done. Returns the run's exit code and events.
+   */
+  async runAgent(edits: Array<{ code?: Partial<Code>; suite?: Partial<Suite> }>): Promise<{ code: number | undefined; events: any[] }> {
+    // The edits as the files each one leaves, computed from the model without touching the tree.
+    let code = this.code;
+    let suite = this.suite;
+    let before = new Set(this.written);
+    const steps = edits.map((e) => {
+      if (e.code) code = { ...code, ...e.code, values: { ...code.values, ...e.code.values } };
+      if (e.suite) suite = { ...suite, ...e.suite };
+      const files = { ...this.runner.source(code), ...this.runner.tests(suite) };
+      const step = { write: files, remove: [...before].filter((f) => !(f in files)) };
+      before = new Set(Object.keys(files));
+      return step;
+    });
+    const stepsFile = join(this.home, 'agent-steps.json');
+    writeFileSync(stepsFile, JSON.stringify(steps));
+    const agent = `node ${JSON.stringify(join(repoRoot, 'test', 'scenarios', 'agents', 'step-agent.mjs'))} ${JSON.stringify(stepsFile)} {prompt}`;
+    const r = await this.ralf(['run', PLAN, '--agent', agent, '--json']);
+    const events = String(r.stdout).split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
+    return { code: r.exitCode, events };
+  }
+
   /** What the last verify printed, for a failing assertion's message. */
   explain(): string {
     return this.results.map((r, i) => `#${i + 1} ${r.word} fp=${JSON.stringify(r.json?.fingerprint)} reasons=${JSON.stringify(r.json?.progress_reasons)} failing=${JSON.stringify(r.json?.failing_tests)}`).join('\n');
