@@ -12,7 +12,7 @@
 //
 // Writes bench/results.json. Targets (issue 8): status <= 1.2x, verify <= 1.5x, report <= 2x,
 // config <= 1.3x node start-up, plan on the largest real plan <= 2x (issue 13); checkpoint write
-// p95 < 5 ms; RSS < 150 MB on the 1 GB flood.
+// p95 < 5 ms; RSS < 150 MB on the 1 GB flood; every regex of src/ < 50 ms a call on adversarial long lines.
 // Scale (issue 18): the same trivial verify in a repository with 100k tracked files, 20k or 100k
 // untracked files, or one 1 GB untracked file, each as a ratio to the verify in the tiny repository
 // (<= 1.5x; <= 2x with the 1 GB file), and the state size after 100 iterations (< 1 MB). Each
@@ -242,6 +242,10 @@ async function fingerprint64k() {
 }
 const fp64 = wanted('fingerprint 64 KiB') ? await fingerprint64k() : { error: 'skipped (BENCH_ONLY)' };
 
+// ---------- the slowest regex of src/ on adversarial long lines (bench/regex-stress.mjs) ----------
+// Catches backtracking that is quadratic or worse before a user's output or file does (< 50 ms a call).
+const regexStress = wanted('regex stress') ? (await import('./regex-stress.mjs')).stressRegexes() : { error: 'skipped (BENCH_ONLY)' };
+
 // ---------- peak RSS while a check floods output ----------
 async function floodRss() {
   const flood = makeProject('flood', `node -e "const b=Buffer.alloc(1<<20,120);let n=${floodMb};(function w(){while(n>0){n--;if(!process.stdout.write(b))return process.stdout.once('drain',w)}})()"; exit 1`);
@@ -315,11 +319,16 @@ else {
 }
 if (fp64.error) lines2.push(`fingerprint 64 KiB: ${fp64.error}`);
 else lines2.push(`${pad('fingerprint 64 KiB output (scan + result), in-process', 48)} p50 ${fp64.p50_ms.toFixed(2)} ms, p95 ${fp64.p95_ms.toFixed(2)} ms, CPU ${fp64.cpu_ms.toFixed(2)} ms a call (target p50 < 5 ms) ${fp64.p50_ms < 5 ? 'ok' : 'MISS'}`);
+if (regexStress.error) lines2.push(`regex stress: ${regexStress.error}`);
+else {
+  const w = regexStress.slowest;
+  lines2.push(`${pad(`slowest of ${regexStress.regexes} regexes, ${regexStress.inputs} adversarial lines`, 48)} ${w.ms} ms a call (target < 50 ms) ${w.ms < 50 ? 'ok' : 'MISS'}  [${w.where}, ${w.input}]`);
+}
 if (rss.error) lines2.push(`flood RSS: ${rss.error}`);
 else lines2.push(`${pad(`peak RSS, check printing ${rss.flood_mb} MB`, 48)} ${rss.peak_rss_mb} MB (target < 150 MB) ${rss.peak_rss_mb < 150 ? 'ok' : 'MISS'}  [verify exit ${rss.exit_code}, ${rss.seconds.toFixed(1)} s]`);
 console.log(lines2.join('\n'));
 
-const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, fingerprint_64k: fp64, flood: rss, state_size: state };
+const results = { date: new Date().toISOString(), node: process.version, runs, only: process.env.BENCH_ONLY ?? null, baseline_ms: +baseline.toFixed(1), commands: rows, state_io: io, fingerprint_64k: fp64, regex_stress: regexStress.error ? regexStress : { regexes: regexStress.regexes, inputs: regexStress.inputs, slowest: regexStress.slowest }, flood: rss, state_size: state };
 mkdirSync(join(root, 'bench'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log('\nwrote bench/results.json');
