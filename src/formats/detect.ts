@@ -128,6 +128,13 @@ export function detectRunTarget(path: string): DetectedTarget {
     const queue = queueFolderIn(dirname(abs)) === abs ? abs : queueFolderIn(abs);
     const waiting = waitingFiles(abs);
     if (tasks.length > 0) return { kind: 'task-files', path: abs, files: tasks, ...(waiting.length > 0 ? { waiting } : {}), ...(queue !== null ? { queue } : {}) };
+    if (waiting.length > 0) {
+      // A vault whose every task waits for a person: say so, naming them, rather than "no task files".
+      const first = waiting.slice(0, 3).map((w) => `${relative(abs, w.file)} ${w.why}`).join('; ');
+      throw new RalfError('target_unsupported', `${path}: nothing approved to run: ${first}${waiting.length > 3 ? `; and ${waiting.length - 3} more` : ''}`, {
+        problems: [{ file: path, message: `nothing approved to run (${waiting.length} file(s) wait in ${[...new Set(waiting.map((w) => relative(abs, dirname(w.file))))].join(', ')})`, hint: 'Move a task file into Approved/ to run it.' }],
+      });
+    }
     const sub = join(abs, 'tasks');
     if (existsSync(sub) && statSync(sub).isDirectory()) {
       const subTasks = taskFilesWithLifecycle(sub);

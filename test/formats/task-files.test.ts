@@ -300,5 +300,9 @@ describe('vault folders around the lifecycle (held-out round 3)', () => {
       'Needs_Action/a.md: not run: waits to be planned and approved (move it to Approved/ to run it)',
       "Pending_Approval/b.md: not run: waits for a person's approval (move it to Approved/ to run it)",
     ]);
+    // Nothing approved at all: the error names what waits, not "no task files".
+    const { rmSync } = await import('node:fs');
+    rmSync(join(vault, 'Approved/c.md'));
+    await expect(loadRunTarget(vault)).rejects.toMatchObject({ kind: 'target_unsupported', message: expect.stringContaining("nothing approved to run: Needs_Action/a.md waits to be planned and approved; Pending_Approval/b.md waits for a person's approval") });
   });
 });
