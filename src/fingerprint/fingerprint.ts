@@ -133,7 +133,7 @@ const MAX_CHILD_LINES = 400;
 
 /** The failing units that carry their own error (not containers of others), else all. */
 function leafUnits(lines: Line[], units: FailureUnit[], extractors: readonly RunnerExtractor[]): FailureUnit[] {
-  // Containers (a parent suite, TAP `N subtests failed`, a subtest closing its failing children) carry no message of their own.
+  // Containers (a unit without a message, a subtest closing its failing children: node's `N subtests failed`) carry none of their own.
   const leaves = units.filter((u) => u.messageText !== null && !closesChildren(lines, u, extractors));
   return leaves.length > 0 ? leaves : units;
 }
@@ -586,9 +586,13 @@ function siblingUnits(lines: Line[], chosen: number): string[] {
   // Or the same sentence about another unit, named first: `suite:total_test failed on line 7`,
   // `suite:label_test failed on line 8` (the words after the name are the shape).
   const tail = first.slice(lead.length - 1);
+  // (cheap tests first: only a line holding the lead or the tail's first word is normalised)
+  const leadWord = lead.trim();
+  const tailWord = tail.trim().split(' ')[0] ?? '';
   const out = new Set<string>();
   for (let i = 0; i < lines.length && out.size < MAX_UNITS; i++) {
     const t = lines[i]!.text;
+    if (!t.includes(leadWord) && !(tailWord !== '' && t.includes(tailWord))) continue;
     if (lineKind(lines[i]!) !== 'text' || lineScore(lines[i]!) < SCORE_WEAK) continue;
     const n = unitText(t);
     if (n.startsWith(lead) || (n.endsWith(tail) && n.indexOf(' ') === n.length - tail.length)) out.add(n);

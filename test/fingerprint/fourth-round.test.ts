@@ -41,6 +41,13 @@ describe('several failures are not one', () => {
     }
   });
 
+  it('the same failures in another run (extra passing tests, another order) keep the same failing units', () => {
+    for (const [a, b] of [['ct/three-failing/v1-base.txt', 'ct/three-failing/v2-extra.txt'], ['hspec/three-failing/v1-base.txt', 'hspec/three-failing/v2-order.txt'], ['node-tap/two-failing/v1-base.txt', 'node-tap/two-failing/v2-extra.txt']] as const) {
+      expect(fingerprint(read(b)).failing_units, b).toEqual(fingerprint(read(a)).failing_units);
+      expect(fingerprint(read(b)).fingerprint, b).toBe(fingerprint(read(a)).fingerprint);
+    }
+  });
+
   it('lines saying the same after their first word are failing units (`s:total_test failed on line 7`, `s:label_test …`)', () => {
     const three = fingerprint(read('ct/three-failing/v1-base.txt'));
     expect(three.failing_units).toEqual(['cart_SUITE:label_test failed on line <n>', 'cart_SUITE:total_test failed on line <n>']);
