@@ -84,6 +84,16 @@ describe('computeDelta', () => {
     expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd1-built')).novel_tree).toBe(false);
   });
 
+  it('tests that left the list while the run counted fewer tests (it stopped early) are not fixed', () => {
+    const ran = (tests: string[], n: number | undefined) => ({ ...check(0, { fp: tests[0]!, tests }), ...(n === undefined ? {} : { tests_run: n }) });
+    const h = history(at([ran(['b', 'c'], 3)], 'b', 'd1'));
+    expect(computeDelta(h, at([ran(['units.test.js'], 1)], 'units.test.js', 'd2')).tests_fixed).toEqual([]);
+    expect(computeDelta(h, at([ran(['units.test.js'], undefined)], 'units.test.js', 'd2')).tests_fixed).toEqual([]);
+    expect(computeDelta(h, at([ran(['c'], 3)], 'c', 'd2')).tests_fixed).toEqual(['b']);
+    // Unknown before: as it was.
+    expect(computeDelta(history(at([ran(['b', 'c'], undefined)], 'b', 'd1')), at([ran(['c'], undefined)], 'c', 'd2')).tests_fixed).toEqual(['b']);
+  });
+
   it('unrecognised output now says nothing about tests', () => {
     const h = history(at([check(0, { fp: 'A', tests: ['t1', 't2'] })], 'A', 'd1'));
     expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd2')).tests_fixed).toEqual([]);

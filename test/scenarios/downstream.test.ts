@@ -27,6 +27,17 @@ describe.concurrent('errors moving downstream inside one check', () => {
   }
 });
 
+describe.concurrent('errors moving upstream: a syntax error after a fix', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.unittest]) {
+    it.skipIf(runner.missing)(`${runner.id}: the tests that no longer ran are not "fixed"${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3 }, limits: { max_iterations: 6 } });
+      const trail = await s.play([() => {}, (sc) => sc.fix('alpha'), (sc) => sc.edit({ code: { syntaxError: true } })]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+']);
+      expect(s.results[2]!.json.progress_reasons, s.explain()).toEqual(['code changed, a different error']);
+    }, 90_000);
+  }
+});
+
 describe.concurrent('the same error in several places, fixed one place at a time', () => {
   // One undefined name used by three functions: three identical diagnostics, one failing unit.
   for (const runner of [RUNNERS.tsc, RUNNERS.goTest]) {

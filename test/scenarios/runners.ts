@@ -35,8 +35,11 @@ export interface Suite {
   weak?: string[];
   /** Tests deleted. */
   drop?: string[];
-  /** Failure messages carry what changes on every run: a timestamp, the pid, a duration. */
-  noisy?: boolean;
+  /**
+   * Failure messages carry what changes on every run: a timestamp, the pid, a duration
+   * (`true`), or the clock as epoch seconds with a fraction (`'epoch'`: node:test, unittest).
+   */
+  noisy?: boolean | 'epoch';
   /** Split the tests over one file per unit (runners that run files in parallel workers). */
   filePerUnit?: boolean;
   /** Run the tests in a random order (where the runner can). */
@@ -104,7 +107,7 @@ const nodeTest: Runner = {
   tests(suite) {
     const one = (u: string) => {
       const kind = suite.skip?.includes(u) ? 'test.skip' : 'test';
-      const msg = suite.noisy ? ", `at ${new Date().toISOString()} (pid ${process.pid}, ${performance.now().toFixed(3)} ms)`" : '';
+      const msg = suite.noisy === 'epoch' ? ', `checked at ${Date.now() / 1000}`' : suite.noisy ? ", `at ${new Date().toISOString()} (pid ${process.pid}, ${performance.now().toFixed(3)} ms)`" : '';
       const body = suite.weak?.includes(u) ? `assert.strictEqual(typeof units.${u}(), 'number')` : `assert.strictEqual(units.${u}(), ${suite.want[u]}${msg})`;
       return `${kind}('${u}', () => { ${body}; });\n`;
     };
@@ -164,7 +167,7 @@ const unittest: Runner = {
   tests(suite) {
     const one = (u: string) => {
       const deco = suite.skip?.includes(u) ? "    @unittest.skip('later')\n" : '';
-      const msg = suite.noisy ? ', f"at {datetime.datetime.now().isoformat()} (pid {os.getpid()}, {time.perf_counter():.3f} s)"' : '';
+      const msg = suite.noisy === 'epoch' ? ', f"checked at {time.time()}"' : suite.noisy ? ', f"at {datetime.datetime.now().isoformat()} (pid {os.getpid()}, {time.perf_counter():.3f} s)"' : '';
       const body = suite.weak?.includes(u) ? `self.assertIsInstance(units.${u}(), int)` : `self.assertEqual(units.${u}(), ${suite.want[u]}${msg})`;
       return `${deco}    def test_${u}(self):\n        ${body}\n\n`;
     };

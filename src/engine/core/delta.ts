@@ -4,7 +4,8 @@
  * without meaningful state change"; this module is where "meaningful state change" is defined.
  *
  * - checks fixed / tests fixed: SETS (a check or failing unit that failed before and does not
- *   now), so fixing any one of N failing tests counts, in whatever order;
+ *   now), so fixing any one of N failing tests counts, in whatever order; not when the run
+ *   counts fewer tests than before (a syntax error stopped it: the others did not run);
  * - errors fewer: the same failing units on fewer output lines (one of three identical
  *   diagnostics fixed: the set cannot show it, unit-lines.ts counts the lines);
  * - stage advanced: within a check that still fails, it got further (it crashed or failed to
@@ -20,7 +21,7 @@
 import { failed } from './check-status.js';
 import type { CheckResult, IterationDelta } from './types.js';
 
-type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint' | 'unit_lines'>;
+type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint' | 'unit_lines' | 'tests_run'>;
 
 /** What the delta needs to know about one iteration. */
 export interface DeltaInput {
@@ -97,7 +98,10 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     if (before.size === 0 && after.size > 0) stage.push(`${p.command}: from an error before any test ran to failing tests`);
     // Unrecognised output now tells us nothing about which tests pass.
     if (after.size === 0) continue;
-    for (const t of before) if (!after.has(t)) testsFixed.add(t);
+    // A run that counts fewer tests than before (or none: a syntax error stopped it) did not
+    // run the tests that left the list: they are not fixed, they are not known.
+    const ranLess = p.tests_run !== undefined && (c.tests_run === undefined || c.tests_run < p.tests_run);
+    if (!ranLess) for (const t of before) if (!after.has(t)) testsFixed.add(t);
     // The same failing units on fewer lines: one of several identical diagnostics fixed.
     const same = before.size === after.size && [...before].every((t) => after.has(t));
     if (same && p.unit_lines !== undefined && c.unit_lines !== undefined && c.unit_lines < p.unit_lines) fewer.push(`${p.command}: ${p.unit_lines} → ${c.unit_lines}`);
