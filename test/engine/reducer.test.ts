@@ -340,6 +340,16 @@ describe('reduce: the per-iteration delta drives every rule', () => {
     expect(state.stop_reason).toBe('repeated_fingerprint');
   });
 
+  it('a different error in check 2 while check 1 fails identically is not a repeat; the same in both is', () => {
+    const two = (fp2: string, hash: string) => verified([check(0, { fp: 'lint: TODO left' }), check(1, { fp: fp2 })], { diff_hash: hash, tree: hash });
+    const moving = run([two('expected 10, got 3', 'd1'), two('expected 10, got 7', 'd2'), two('expected 10, got 9', 'd3')], ctx({ max_iterations: 6 }));
+    expect(moving.decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry']);
+    expect(moving.state.iterations[1]!.delta).toMatchObject({ fingerprint_changed: false, failures_changed: true, improved: false });
+    expect(moving.state.iterations[1]!.progress_reasons).toEqual(['code changed, a different error']);
+    const stuck = run([two('expected 10, got 3', 'd1'), two('expected 10, got 3', 'd2')], ctx({ max_iterations: 6 }));
+    expect(stuck.last).toMatchObject({ verdict: 'stop', stop_reason: 'repeated_fingerprint' });
+  });
+
   it('the delta is recorded on each iteration', () => {
     const { state } = run([tests('FAIL a', ['a', 'b'], 'd1'), tests('FAIL a', ['a'], 'd2')], loose);
     expect(state.iterations[1]!.delta).toEqual({ checks_fixed: [], tests_fixed: ['b'], fingerprint_changed: false, stage_advanced: [], novel_tree: true, returned_to: null, returned_result: null, improved: true });

@@ -65,6 +65,11 @@ export function resultKey(checks: CheckFacts[]): string {
   return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort(), c.unit_lines ?? null]]));
 }
 
+/** Every failing check and its fingerprint, in plan order: what "the same error" means for the whole iteration. */
+export function failureSignature(checks: CheckFacts[]): string {
+  return JSON.stringify(checks.filter(failed).map((c) => [keyOf(c), c.fingerprint]));
+}
+
 /** The latest iteration before the previous one whose checks reported exactly this (when the previous one reported something else). */
 function returnedResult(iterations: DeltaHistory['iterations'], cur: DeltaInput): number | null {
   const key = resultKey(cur.checks);
@@ -76,7 +81,7 @@ function returnedResult(iterations: DeltaHistory['iterations'], cur: DeltaInput)
 export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
   const prev = history.iterations.at(-1);
   if (!prev) {
-    return { first: true, checks_fixed: [], tests_fixed: [], errors_fewer: [], fingerprint_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
+    return { first: true, checks_fixed: [], tests_fixed: [], errors_fewer: [], fingerprint_changed: cur.fingerprint !== null, failures_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
   }
   const curByKey = new Map(cur.checks.map((c) => [keyOf(c), c]));
   const checksFixed: string[] = [];
@@ -123,7 +128,7 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
     novel = returnedTo === null;
   }
-  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, fingerprint_changed: fingerprintChanged, stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
+  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, fingerprint_changed: fingerprintChanged, failures_changed: fingerprintChanged || failureSignature(prev.checks) !== failureSignature(cur.checks), stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
 }
 
 const MAX_LISTED = 5;
@@ -160,7 +165,7 @@ export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgeme
   }
   if (d.novel_tree === true) {
     if (betterSeen) return { improved: true, progress: true, reasons };
-    return { improved: false, progress: true, reasons: [`code changed${d.fingerprint_changed ? ', a different error' : ', the same error'}`] };
+    return { improved: false, progress: true, reasons: [`code changed${d.fingerprint_changed || d.failures_changed ? ', a different error' : ', the same error'}`] };
   }
   // Tree unknown (outside git, no task files): only what the checks show counts.
   if (betterSeen) return { improved: true, progress: true, reasons };

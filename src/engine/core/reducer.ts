@@ -198,7 +198,9 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const judged = judgeDelta(delta, prev?.iteration ?? null);
   // N occurrences of one fingerprint in a row, each repeat without an improvement (a check or
   // test fixed, the error further along) on a tree not seen before.
-  const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint && !judged.improved;
+  // Every failing check must fail as before: check 2's error moving while check 1 fails the
+  // same way is not a repeat (delta.failures_changed).
+  const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint && delta.failures_changed !== true && !judged.improved;
   const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : 1;
   const noProgressStreak = judged.progress ? 0 : loop.no_progress_streak + 1;
 
@@ -227,7 +229,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     fingerprint,
     progress: judged.progress,
     progress_reasons: judged.reasons,
-    delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, ...(delta.errors_fewer?.length ? { errors_fewer: delta.errors_fewer } : {}), fingerprint_changed: delta.fingerprint_changed, stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, returned_result: delta.returned_result ?? null, improved: judged.improved },
+    delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, ...(delta.errors_fewer?.length ? { errors_fewer: delta.errors_fewer } : {}), fingerprint_changed: delta.fingerprint_changed, ...(delta.failures_changed && !delta.fingerprint_changed ? { failures_changed: true } : {}), stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, returned_result: delta.returned_result ?? null, improved: judged.improved },
     diff_hash: event.diff_hash,
     files_changed: filesListed,
     files_changed_count: filesCount,

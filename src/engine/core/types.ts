@@ -123,6 +123,12 @@ export interface IterationDelta {
   checks_fixed: string[];
   tests_fixed: string[];
   fingerprint_changed: boolean;
+  /**
+   * Some failing check's fingerprint changed (or which checks fail), not only the first one's:
+   * check 2's error moved while check 1 failed the same way. A repeat of the iteration's
+   * fingerprint counts only when this is false (reducer.ts).
+   */
+  failures_changed?: boolean;
   stage_advanced: string[];
   /** null: the tree cannot be identified (outside git, no task files). */
   novel_tree: boolean | null;
