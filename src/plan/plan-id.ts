@@ -9,7 +9,19 @@ export function planIdFromPath(planPath: string): string {
   const abs = resolve(planPath);
   const name = basename(abs);
   if (/^PLAN\.md$/i.test(name)) return basename(dirname(abs));
-  const m = /^(.*?)-?PLAN\.md$/i.exec(name);
-  if (m && m[1]) return m[1];
+  // Only GSD's `-PLAN.md` suffix goes: other tools' `fix_plan.md` and `IMPLEMENTATION_PLAN.md`
+  // keep their whole stem (the id names their state file, commits and reports).
+  const m = /^(.+)-PLAN\.md$/i.exec(name);
+  if (m) return m[1]!;
   return name.replace(/\.(?:md|markdown)$/i, '');
+}
+
+/**
+ * The id an older ralf gave the file: it cut any `PLAN.md` ending, so `fix_plan.md` was `fix_`.
+ * The store still finds a loop recorded under it (store.ts, stateIdFor).
+ */
+export function legacyPlanIdFromPath(planPath: string): string {
+  const name = basename(resolve(planPath));
+  const m = /^(.*?)-?PLAN\.md$/i.exec(name);
+  return m && m[1] ? m[1] : planIdFromPath(planPath);
 }

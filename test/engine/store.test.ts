@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newLoopState, newPlanState } from '../../src/engine/core/loop-state.js';
 import { findProjectRoot, planIdFromPath, projectRootForPlan, statePaths } from '../../src/engine/shell/paths.js';
-import { appendLog, listPlanIds, parsePlanState, readLog, readPlanState, writePlanState, type LogEntry } from '../../src/engine/shell/store.js';
+import { appendLog, listPlanIds, parsePlanState, readLog, readPlanState, stateIdOfPlan, writePlanState, type LogEntry } from '../../src/engine/shell/store.js';
 import { RalfError } from '../../src/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -29,8 +29,20 @@ describe('paths', () => {
     ['/p/.planning/phases/09-x/09-03-FIX2-PLAN.md', '09-03-FIX2'],
     ['/p/.planning/phases/03-setup/PLAN.md', '03-setup'],
     ['/p/plans/feature.md', 'feature'],
+    ['/p/.planning/phases/01-x/01-02-plan.md', '01-02'],
+    ['/p/fix_plan.md', 'fix_plan'],
+    ['/p/IMPLEMENTATION_PLAN.md', 'IMPLEMENTATION_PLAN'],
   ])('planIdFromPath(%s) = %s', (path, id) => {
     expect(planIdFromPath(path)).toBe(id);
+  });
+
+  it('finds a loop an older ralf recorded under the legacy id (fix_plan.md was `fix_`), and only for the same file', () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.planning', 'ralf'), { recursive: true });
+    expect(stateIdOfPlan(root, 'fix_plan.md')).toBe('fix_plan');
+    writeFileSync(statePaths(root, 'fix_').state, JSON.stringify({ schema_version: 2, plan_path: 'fix_plan.md', plan_id: 'fix_', tasks: {} }));
+    expect(stateIdOfPlan(root, 'fix_plan.md')).toBe('fix_');
+    expect(stateIdOfPlan(root, 'docs/fix_plan.md')).toBe('fix_plan');
   });
 
   it('finds the project root above a plan, stopping at the repository root', () => {

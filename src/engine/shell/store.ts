@@ -19,6 +19,7 @@ import { fastHash } from '../../fast-hash.js';
 import { migrateState } from '../core/migrate-state.js';
 import { resolve } from 'node:path';
 import { STATE_DIR, planIdFromPath, projectRelative, statePaths } from './paths.js';
+import { legacyPlanIdFromPath } from '../../plan/plan-id.js';
 import { STATE_SCHEMA_VERSION, type LoopStatus, type PlanState, type StopReason, type Verdict } from '../core/types.js';
 
 /** One line of `<plan-id>.jsonl`. */
@@ -99,7 +100,11 @@ export function stateIdFor(projectRoot: string, planRel: string, planId: string)
   const own = `${planId}--${fastHash(planRel).slice(0, 8)}`;
   if (existsSync(statePaths(projectRoot, own).state)) return own;
   const owner = recordedPlanPath(statePaths(projectRoot, planId).state);
-  return owner === null || owner === planRel ? planId : own;
+  if (owner === planRel) return planId;
+  if (owner !== null) return own;
+  // A loop an older ralf recorded under the file's legacy id (`fix_` for fix_plan.md) goes on.
+  const legacy = legacyPlanIdFromPath(planRel);
+  return legacy !== planId && recordedPlanPath(statePaths(projectRoot, legacy).state) === planRel ? legacy : planId;
 }
 
 /** The `plan_path` a state file records (it is the second key: the first 4 KiB hold it); null when none. */
