@@ -1,5 +1,6 @@
 /**
- * Running the real agent CLIs (node_modules/.bin/claude, opencode) headless against the
+ * Running the real agent CLIs (node_modules/.bin/claude, opencode; RALF_E2E_CLAUDE / RALF_E2E_OPENCODE
+ * name other installs, to try another release) headless against the
  * scripted model on 127.0.0.1, with temp HOME/config dirs (recipes: AGENT-HOSTS.md).
  * Every run is time-boxed; nothing leaves loopback.
  */
@@ -8,8 +9,8 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
 
-export const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
-export const opencodeBin = join(repoRoot, 'node_modules', '.bin', 'opencode');
+export const claudeBin = process.env.RALF_E2E_CLAUDE ?? join(repoRoot, 'node_modules', '.bin', 'claude');
+export const opencodeBin = process.env.RALF_E2E_OPENCODE ?? join(repoRoot, 'node_modules', '.bin', 'opencode');
 
 const gitIdentity = {
   GIT_AUTHOR_NAME: 'e2e',
