@@ -98,7 +98,9 @@ const JAVA_IDENTITY = /\b([A-Z][\w$]*)@(?=[0-9a-f]*\d)[0-9a-f]{4,8}\b/g;
 // valgrind numbers leak records among all records: `loss record 3 of 7`.
 const LOSS_RECORD = /\b(loss record )\d+ of \d+/g;
 const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+/g;
-const LONG_NUMBER = /\b\d{10,}\b/g;
+// Ten or more digits: epoch seconds or milliseconds, ids; with its fraction (`time.time()` prints
+// `1764000000.5299013`, the fraction as random as the rest).
+const LONG_NUMBER = /\b\d{10,}(?:\.\d+)?\b/g;
 // Runner tallies only (`3 passed`, `12 total`); counts inside messages (`expected 3 items`) are kept.
 const COUNT = /(?<![A-Za-z] )\b\d+(\s+)(passed|failed|total|skipped|pending|todo|ignored|measured|filtered out|deselected|previous errors?|warnings?)\b/g;
 const LEADING_LOG_PID = /^(\s*(?:\[?<(?:time|date)>\]?\s*){0,2})\[\d+\]/;

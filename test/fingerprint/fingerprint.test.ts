@@ -427,6 +427,12 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fingerprint(out)).toMatchObject({ fingerprint: 'a.ts: error TS1005: ";" expected.', line: 1 });
   });
 
+  it('normalises epoch seconds with their fraction (time.time(), Date.now() / 1000)', () => {
+    const at = (t: string) => fingerprint(`Traceback (most recent call last):\n  File "t.py", line 3, in <module>\nAssertionError: stale at ${t}: want 1 got 2\n`).fingerprint;
+    expect(at('1764000000.5299013')).toBe(at('1764000931.0012'));
+    expect(at('1764000000.5299013')).toContain('want 1 got 2');
+  });
+
   it('reads long lines of rule characters, spaces or words without backtracking (a banner regex took 12 s per such line)', () => {
     const long = [`${'='.repeat(1999)}x`, `${'-'.repeat(1999)}x`, `${' '.repeat(1999)}x`, `${'x'.repeat(1990)} at line 3`, `${'a.'.repeat(1000)}`, '_'.repeat(2000)];
     const out = ['src/a.ts(3,1): error TS1005: ";" expected.', ...Array.from({ length: 40 }, (_, i) => long[i % long.length]!)].join('\n');
