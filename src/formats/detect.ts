@@ -72,11 +72,13 @@ function markdownFiles(dir: string): string[] {
  * file but a README is a task: the folder is its state when its frontmatter names none.
  */
 function taskFilesIn(dir: string): string[] {
-  if (LIFECYCLE.includes(basename(dir).toLowerCase()) || queueFolderIn(dirname(dir)) === dir) return markdownFiles(dir).filter((f) => !/^readme\b/i.test(basename(f)));
+  if (LIFECYCLE.includes(basename(dir).toLowerCase()) || queueFolderIn(dirname(dir)) === dir) return markdownFiles(dir).filter(isNotReadme);
   return markdownFiles(dir).filter((f) => isTaskFileText(readUserText(f, { what: 'task file' })));
 }
 
 const LIFECYCLE = ['approved', 'done', 'rejected'];
+/** A folder's README describes the folder; it is no task. */
+const isNotReadme = (file: string) => !/^readme\b/i.test(basename(file));
 
 /**
  * The Persistence Loop's lifecycle folders under `dir` (`Approved/`, `Done/`, `Rejected/`, any
@@ -105,7 +107,7 @@ function taskFilesWithLifecycle(dir: string): string[] {
 function waitingFiles(dir: string): Array<{ file: string; why: string }> {
   return waitingFoldersIn(dir).flatMap(({ dir: folder, why }) =>
     markdownFiles(folder)
-      .filter((f) => !/^readme\b/i.test(basename(f)))
+      .filter(isNotReadme)
       .map((file) => ({ file, why })),
   );
 }

@@ -10,11 +10,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** A folder name compared without case, spaces, `_` or `-` (`Needs_Action` = `needs-action`). */
-export function folderForm(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, '');
-}
+// Folder names are compared like item keys: without case, spaces, `_` or `-` (`Needs_Action` = `needs-action`).
+import { keyForm as folderForm } from './json-items.js';
 
 const ACTION = new Set(['needsaction', 'needaction']);
 const APPROVAL_STAGE = new Set(['approved', 'pendingapproval']);
