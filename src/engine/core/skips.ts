@@ -59,15 +59,24 @@ export function fewerTests(checks: readonly CheckResult[], baseline: Baseline | 
 export function holdWeakened(checks: CheckResult[], skipped: readonly MoreSkipped[], fewer: readonly MoreSkipped[]): CheckResult[] {
   return checks.map((c) => {
     if (!c.passed) return c;
-    const why = [
-      ...skipped.filter((m) => m.command === c.command).map((m) => `skips ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} where the loop started)`),
-      ...fewer.filter((m) => m.command === c.command).map((m) => `runs ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} earlier in the loop)`),
-    ];
+    const why = [...skipped.filter((m) => m.command === c.command).map(skipsText), ...fewer.filter((m) => m.command === c.command).map(runsText)];
     if (why.length === 0) return c;
     const held = `passes only by ${skipped.some((m) => m.command === c.command) ? 'skipping' : 'running fewer'} tests: it ${why.join(' and ')}`;
     return { ...c, passed: false, held, fingerprint: `held: ${why.join('; ')}`, notes: [...(c.notes ?? []), held], output_tail: `[ralf] ${held}\n${c.output_tail}` };
   });
 }
+
+/** `skips 2 tests (0 where the loop started)`: how a check of `moreSkipped` is named everywhere. */
+export function skipsText(m: MoreSkipped): string {
+  return `skips ${tests(m.now)} (${m.before} where the loop started)`;
+}
+
+/** `runs 3 tests (4 earlier in the loop)`: how a check of `fewerTests` is named everywhere. */
+export function runsText(m: MoreSkipped): string {
+  return `runs ${tests(m.now)} (${m.before} earlier in the loop)`;
+}
+
+const tests = (n: number) => `${n} test${n === 1 ? '' : 's'}`;
 
 function firstCount(earlier: Earlier, command: string): number | undefined {
   for (const it of earlier) {

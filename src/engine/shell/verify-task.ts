@@ -16,7 +16,7 @@ import { snapshotWarnings, untrackedFileCapBytes } from '../../git/snapshot.js';
 import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js';
 import { checksToRun } from '../core/checks-at-start.js';
 import { unitLines } from '../core/unit-lines.js';
-import { fewerTests, holdWeakened, moreSkipped, type MoreSkipped } from '../core/skips.js';
+import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
 import { resetCommand } from '../core/commands.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
@@ -505,10 +505,11 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const o = outcome(r, checks);
   const reused = reuse && r.decision.counted;
   const listed = written ? Object.keys(written.paths) : [];
+  const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()) : '';
   const notes = [
-    ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource)] : []),
-    ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore, resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()))] : []),
-    ...(fewer.length > 0 ? [fewerTestsNote(fewer, resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()))] : []),
+    ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource, reset)] : []),
+    ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore, reset)] : []),
+    ...(fewer.length > 0 ? [fewerTestsNote(fewer, reset)] : []),
     ...(listed.length > 0 ? [`checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's).`] : []),
   ];
   const message = [`${o.message}${reused ? ` (the checks' green result from ${pending.at} was reused: the working tree has not changed since)` : ''}`, ...notes.map((n) => `Note: ${n}`)].join(' ');
@@ -526,22 +527,21 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
  * Why other checks ran than the plan shows, and what a human who meant the change does. The
  * agent reads this too: it must not look like an invitation to reset the loop itself.
  */
-function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, startSource: LoopState['start_source']): string {
+function editedChecksNote(edited: string[], scope: Scope, loaded: LoadedPlan, startSource: LoopState['start_source'], reset: string): string {
   const whose = scope.scope === 'plan' ? "the plan-level checks" : `task ${scope.taskNumber}'s checks`;
   const shown = edited.length === 0 ? 'none' : edited.slice(0, 5).map((c) => `\`${formatCommandForDisplay(c, 80)}\``).join(', ') + (edited.length > 5 ? ` and ${edited.length - 5} more` : '');
   const changed = startSource === 'head' ? `${whose} differ from the plan as committed at HEAD` : `${whose} were edited since the loop started`;
   const ran = startSource === 'head' ? 'as committed' : 'as they were then';
-  const reset = resetCommand(loaded.planRel, scope.taskNumber, commandInvocation());
   return `in ${loaded.planRel}, ${changed} (now: ${shown}); ralf ran them ${ran}, as the plan's author wrote them. Do not edit a plan's checks to pass them; a human who changed them on purpose runs \`${reset}\` to start the loop over with the plan as it is.`;
 }
 
 function skippedMoreNote(more: MoreSkipped[], reset: string): string {
-  const each = more.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` skips ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} where the loop started)`);
+  const each = more.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` ${skipsText(m)}`);
   return `${each.join('; ')}. A skipped test verifies nothing: a passing check that skips more is held as failing. Unskip the test and make it pass; a human who wants the skip runs \`${reset}\` to count from the tree as it is.`;
 }
 
 function fewerTestsNote(fewer: MoreSkipped[], reset: string): string {
-  const each = fewer.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` runs ${m.now} test${m.now === 1 ? '' : 's'} (${m.before} earlier in the loop)`);
+  const each = fewer.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` ${runsText(m)}`);
   return `${each.join('; ')}. A deleted test verifies nothing: a passing check that runs fewer tests is held as failing. Restore the test and make it pass; a human who removed it on purpose runs \`${reset}\` to count from the tree as it is.`;
 }
 
