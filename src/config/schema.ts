@@ -77,7 +77,7 @@ export const RalfLiteConfig = strictObject({
   enabled: _default(boolean().check(describe('Turn the loop on or off. When off, tasks execute once without the loop.')), true),
   max_iterations: _default(intIn(1, 100, 'Most verification iterations per task (and per plan) before the loop stops with `max_iterations`.'), 3),
   error_fingerprint_repeats: _default(
-    intIn(1, 100, 'Stop with `repeated_fingerprint` when the same normalized error fingerprint occurs in this many iterations in a row (N occurrences, not N repeats), none of the repeats fixing a check or test or moving the error downstream.'),
+    intIn(1, 100, 'Stop with `repeated_fingerprint` when the same normalized error fingerprint occurs in this many iterations in a row (N occurrences, not N repeats), none of the repeats fixing a check or test or moving the error downstream. A return to an earlier iteration\'s exact result with no improvement since continues that occurrence\'s count (a detour such as a syntax error between two tries neither resets nor adds to it).'),
     2,
   ),
   no_progress_repeats: _default(intIn(1, 100, 'Stop with `no_progress` after this many no-progress iterations in a row: no tree not seen before in the loop, or checks reporting what an earlier iteration (before the previous one) reported (returning to an earlier tree or result never counts). Iteration 1 always counts as progress.'), 2),

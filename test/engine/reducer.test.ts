@@ -321,9 +321,26 @@ describe('reduce: the per-iteration delta drives every rule', () => {
 
   it('A,B,A,B oscillation stops with no_progress at iteration no_progress_repeats + 2, never split_task', () => {
     const osc = [fail('A', 'dA'), fail('B', 'dB'), fail('A', 'dA'), fail('B', 'dB')];
-    const { decisions, state } = run(osc, loose);
+    const { decisions, state } = run(osc, ctx({ max_iterations: 10, error_fingerprint_repeats: 3, no_progress_repeats: 2 }));
     expect(decisions.map((d) => d.verdict)).toEqual(['retry', 'retry', 'retry', 'stop']);
     expect(state).toMatchObject({ stop_reason: 'no_progress', no_progress_streak: 2 });
+    expect(state.handoff?.recommended_action).toBe('manual_investigation');
+  });
+
+  // A return to an earlier result continues that result's fingerprint count when nothing
+  // improved in between: the detour (another wrong value, a syntax error) neither resets it
+  // nor adds to it. [name, limits, events (fingerprint, tree, failing tests), verdicts, stop, counts]
+  const detour = (fp: string, tree: string, names?: string[]) => verified([check(0, { fp, ...(names ? { tests: names } : {}) })], { diff_hash: tree, tree });
+  it.each([
+    ['A, B, A (two wrong values): the 2nd A is the 2nd occurrence', 2, [detour('A', 'dA'), detour('B', 'dB'), detour('A', 'dA')], ['retry', 'retry', 'stop'], 'repeated_fingerprint', [1, 1, 2]],
+    ['A, S1, A, S2, A (a fresh syntax error between): the 3rd A with repeats 3', 3, [detour('A', 'dA', ['t']), detour('S1', 'dS1'), detour('A', 'dA2', ['t']), detour('S2', 'dS2'), detour('A', 'dA3', ['t'])], ['retry', 'retry', 'retry', 'retry', 'stop'], 'repeated_fingerprint', [1, 1, 2, 1, 3]],
+    ['A, B, A, B where B fixed a test (a swap): the 2nd A is no repeat (B improved on it); the 2nd B is, nothing improved since B', 3, [detour('FAIL a', 'd1', ['a']), detour('FAIL b', 'd2', ['b']), detour('FAIL a', 'd3', ['a']), detour('FAIL b', 'd4', ['b'])], ['retry', 'retry', 'retry', 'stop'], 'no_progress', [1, 1, 1, 2]],
+    ['A, A′ in a row is unchanged: the 2nd occurrence', 2, [detour('A', 'd1'), detour('A', 'd2')], ['retry', 'stop'], 'repeated_fingerprint', [1, 2]],
+  ] as Array<[string, number, ReturnType<typeof detour>[], Verdict[], StopReason, number[]]>)('%s', (_name, repeats, events, verdicts, stop, counts) => {
+    const { decisions, state } = run(events, ctx({ max_iterations: 10, error_fingerprint_repeats: repeats, no_progress_repeats: 2 }));
+    expect(decisions.map((d) => d.verdict)).toEqual(verdicts);
+    expect(state.stop_reason).toBe(stop);
+    expect(state.iterations.map((it) => it.fingerprint_streak)).toEqual(counts);
     expect(state.handoff?.recommended_action).toBe('manual_investigation');
   });
 

@@ -16,8 +16,11 @@ import { repoRoot } from '../helpers/cli.js';
 /** The code under test: one function per unit, returning a number (or an expression, e.g. an undefined name). */
 export interface Code {
   values: Record<string, number | string>;
-  /** A syntax (compile) error in the source. */
-  syntaxError?: boolean;
+  /**
+   * A syntax (compile) error in the source; a number picks one of several different ones
+   * (node:test and the Python runners: 1–4; elsewhere any is the first).
+   */
+  syntaxError?: boolean | number;
   /** A comment line at the top of the source (a cosmetic edit). */
   comment?: string;
   /** The local variable each function returns through (a cosmetic rename). */
@@ -69,6 +72,11 @@ export interface Runner {
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 const units = (suite: Suite) => Object.keys(suite.want).filter((u) => !(suite.drop ?? []).includes(u));
 const blank = (code: Code) => '\n'.repeat(code.spacing ?? 0);
+/** The syntax error `code.syntaxError` asks for, from a runner's list of different ones. */
+const broken = (code: Code, errors: string[]) => (code.syntaxError ? errors[(typeof code.syntaxError === 'number' ? code.syntaxError - 1 : 0) % errors.length]! : '');
+// Four different syntax errors each (different messages, not only different places).
+const JS_SYNTAX_ERRORS = ['exports.broken = () => {\n', 'exports.broken = () => ;\n', 'let let = 1;\n', 'exports.broken = 1 +* 2;\n'];
+const PY_SYNTAX_ERRORS = ['def broken(:\n    pass\n', 'def broken():\nreturn 1\n', 'x = (1,\n', 'print "x"\n'];
 
 function probe(cmd: string, args: string[], env: Record<string, string> = {}): boolean {
   const r = spawnSync(cmd, args, { stdio: 'ignore', env: { ...process.env, ...env }, timeout: 20_000 });
@@ -102,7 +110,7 @@ const nodeTest: Runner = {
   source(code) {
     const local = code.local ?? 'result';
     const fns = Object.entries(code.values).map(([u, v]) => `exports.${u} = () => {\n  const ${local} = ${v};\n  return ${local};\n};\n`);
-    return { 'src/units.js': `${code.comment ? `// ${code.comment}\n` : ''}${fns.join(blank(code))}${code.syntaxError ? 'exports.broken = () => {\n' : ''}` };
+    return { 'src/units.js': `${code.comment ? `// ${code.comment}\n` : ''}${fns.join(blank(code))}${broken(code, JS_SYNTAX_ERRORS)}` };
   },
   tests(suite) {
     const one = (u: string) => {
@@ -152,7 +160,7 @@ const havePython = probe('python3', ['-c', '0']);
 const pythonSource = (code: Code) => {
   const local = code.local ?? 'result';
   const fns = Object.entries(code.values).map(([u, v]) => `def ${u}():\n    ${local} = ${v}\n    return ${local}\n\n`);
-  return { 'units.py': `${code.comment ? `# ${code.comment}\n` : ''}${fns.join(blank(code))}${code.syntaxError ? 'def broken(:\n    pass\n' : ''}` };
+  return { 'units.py': `${code.comment ? `# ${code.comment}\n` : ''}${fns.join(blank(code))}${broken(code, PY_SYNTAX_ERRORS)}` };
 };
 
 const unittest: Runner = {

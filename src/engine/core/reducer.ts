@@ -201,7 +201,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   // Every failing check must fail as before: check 2's error moving while check 1 fails the
   // same way is not a repeat (delta.failures_changed).
   const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint && delta.failures_changed !== true && !judged.improved;
-  const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : 1;
+  const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : (countAfterReturn(loop.iterations, delta.returned_result) ?? 0) + 1;
   const noProgressStreak = judged.progress ? 0 : loop.no_progress_streak + 1;
 
   // Precedence when several hold on the same iteration (docs/ENGINE.md):
@@ -227,6 +227,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     passed: allPass,
     checks,
     fingerprint,
+    ...(fingerprintStreak > 0 ? { fingerprint_streak: fingerprintStreak } : {}),
     progress: judged.progress,
     progress_reasons: judged.reasons,
     delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, ...(delta.errors_fewer?.length ? { errors_fewer: delta.errors_fewer } : {}), fingerprint_changed: delta.fingerprint_changed, ...(delta.failures_changed && !delta.fingerprint_changed ? { failures_changed: true } : {}), stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, returned_result: delta.returned_result ?? null, improved: judged.improved },
@@ -291,6 +292,22 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     state,
     decision: decisionOf(state, { counted: true, progress: judged.progress, progress_reasons: judged.reasons, fingerprint, warning, message, next }),
   };
+}
+
+/**
+ * The repeated-fingerprint count of the earlier iteration whose result came back (delta.ts,
+ * `returned_result`), when nothing improved since: A, S1, A, S2, A (the same failing test,
+ * with a fresh syntax error between each try) is the same failure again and again, and a
+ * detour that ends where it started neither resets the count nor adds to it. An improvement in
+ * between (a test fixed, the error further along: a swap of which test fails) does reset it;
+ * going round in circles through improvements is the no-progress rule's. Null: no such return.
+ */
+function countAfterReturn(iterations: IterationRecord[], returnedTo: number | null | undefined): number | null {
+  if (returnedTo == null) return null;
+  const k = iterations.findIndex((it) => it.iteration === returnedTo);
+  if (k === -1 || iterations[k]!.passed) return null;
+  if (iterations.slice(k + 1).some((it) => it.delta?.improved === true)) return null;
+  return iterations[k]!.fingerprint_streak ?? 1;
 }
 
 /** Applies one event to one loop. */

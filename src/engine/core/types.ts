@@ -81,6 +81,12 @@ export interface IterationRecord {
   checks: CheckResult[];
   /** Fingerprint of the first failing check (the iteration's failure signature). */
   fingerprint: string | null;
+  /**
+   * How many times the repeated-fingerprint rule has counted this failure, ending here (the
+   * loop's `fingerprint_streak` after this iteration); absent when it passed. A return to this
+   * iteration's result continues from it (reducer.ts, countAfterReturn).
+   */
+  fingerprint_streak?: number;
   progress: boolean;
   /** Why it counts as progress (or `no progress: ...`), for humans. */
   progress_reasons: string[];
