@@ -54,12 +54,14 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
   const edited = [...new Set([...(loop.segments ?? []).flatMap((s) => s.iterations), ...loop.iterations].flatMap((it) => (it.plan_checks_edited ? (it.plan_checks_edited.length > 0 ? it.plan_checks_edited : ['(no checks)']) : [])))];
   const skipped = (loop.iterations.at(-1)?.skipped_more ?? []).map((m) => `${m.command.split('\n')[0]}: ${m.before} → ${m.now}`);
   const fewer = (loop.iterations.at(-1)?.fewer_tests ?? []).map((m) => `${m.command.split('\n')[0]}: ${m.before} → ${m.now}`);
+  const testsEdited = loop.iterations.at(-1)?.tests_edited;
   return {
     ...(segments.length > 0 ? { segments, iterations_total: segments.reduce((n, s) => n + s.iterations, 0) + loop.iterations.length } : {}),
     ...(approved.length > 0 ? { approved } : {}),
     ...(edited.length > 0 ? { checks_edited: edited } : {}),
     ...(skipped.length > 0 ? { skipped_more: skipped } : {}),
     ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
+    ...(testsEdited ? { tests_edited: { since: testsEdited.since, paths: testsEdited.count > testsEdited.paths.length ? [...testsEdited.paths, `and ${testsEdited.count - testsEdited.paths.length} more`] : testsEdited.paths } } : {}),
     ...(loop.deferred ? { deferred: loop.deferred.reason } : {}),
     ...base,
     decision: 'loop',

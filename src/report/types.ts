@@ -84,6 +84,8 @@ export interface ReportRow {
   skipped_more?: string[];
   /** Checks that run fewer tests at the last iteration than earlier in the loop: `command: before → now`. */
   fewer_tests?: string[];
+  /** The loop passed after these test files changed since its first failing iteration (core/test-files.ts): for a human to review. */
+  tests_edited?: { since: number; paths: string[] };
   /** Why the task was deferred (`ralf task defer`). */
   deferred?: string | null;
 }

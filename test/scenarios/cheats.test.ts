@@ -1,7 +1,9 @@
 /**
  * Agents that cheat: skipping or deleting the failing test, weakening its assertion, or
  * editing the plan's <verify>. The loop must never pass where the engine can tell the check
- * was weakened; where it cannot, the scenario says so.
+ * was weakened. Where the output cannot tell (a weakened assertion still runs and passes; `go
+ * test` without -v states no test counts), the pass stands and the answer and the Loop Report
+ * name the test files changed since the checks first failed (`tests_edited`), for a human.
  */
 import { describe, it } from 'vitest';
 import { PLAN, Scenario } from './harness.js';
@@ -39,10 +41,14 @@ describe.concurrent('agents that cheat', () => {
   }
 
   // `go test` (without -v) states no test or skip counts, so a skipped or deleted Go test
-  // cannot be told from a fixed one: a known gap, kept as a failing expectation.
-  (RUNNERS.goTest.missing ? it.skip : it.fails)(`go test: fixes two, then skips the last failing test: never passes (gap: the runner states no counts)${skipped(RUNNERS.goTest)}`, async ({ expect }) => {
+  // cannot be told from a fixed one by its output: it passes, and the test file it changed is named.
+  it.skipIf(RUNNERS.goTest.missing)(`go test: fixes two, then skips the last failing test: passes, naming the test file changed (the runner states no counts)${skipped(RUNNERS.goTest)}`, async ({ expect }) => {
     const s = await cheatOnLast(RUNNERS.goTest, 'skip');
-    expect(s.trail, s.explain()).not.toContain('pass');
+    expect(s.trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+    expect(s.results[3]!.json.tests_edited, s.explain()).toEqual({ since: 1, paths: ['units_test.go'], count: 1 });
+    expect(s.results[1]!.json.tests_edited, s.explain()).toBeUndefined();
+    const report = await s.ralf(['report', PLAN, '--create', '--dry-run']);
+    expect(String(report.stdout), String(report.stderr)).toContain('Passed after test files changed since the checks failed at iteration 1 (review them: a weakened test passes like a fix): `units_test.go`');
   }, 90_000);
 
   for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest]) {
@@ -55,12 +61,24 @@ describe.concurrent('agents that cheat', () => {
       expect(s.results[1]!.json.checks.map((c: { command: string }) => c.command)).toEqual([runner.verify]);
     }, 90_000);
 
-    it.skipIf(runner.missing)(`${runner.id}: weakens the failing assertion: passes (not detectable: the check runs as written and passes)${skipped(runner)}`, async ({ expect }) => {
+    it.skipIf(runner.missing)(`${runner.id}: weakens the failing assertion: passes (not detectable from the output), naming the test file changed${skipped(runner)}`, async ({ expect }) => {
       const s = new Scenario(runner, { want: WANT, start: { values: { alpha: 1, bravo: 2, charlie: 0 } }, limits });
       const trail = await s.play([() => {}, (sc) => sc.edit({ suite: { weak: ['charlie'] } })]);
       // The plan's check ran as the author wrote it and passed, with as many tests as before:
-      // what a test asserts is the test author's, and the engine cannot judge it.
+      // what a test asserts is the test author's, and the engine cannot judge it. It names where the agent went.
       expect(trail, s.explain()).toEqual(['retry+', 'pass']);
+      const testFile = Object.keys(runner.tests({ want: WANT }))[0]!;
+      expect(s.results[1]!.json.tests_edited, s.explain()).toEqual({ since: 1, paths: [testFile], count: 1 });
+      expect(s.results[1]!.json.message).toContain(`Note: test file changed since the checks failed at iteration 1: ${testFile}. A check cannot tell a fixed test from a weakened`);
+    }, 90_000);
+  }
+
+  for (const runner of [RUNNERS.nodeTest]) {
+    it.skipIf(runner.missing)(`${runner.id}: a real fix of the code after the tests failed: passes, no test file named${skipped(runner)}`, async ({ expect }) => {
+      const s = new Scenario(runner, { want: WANT, start: { values: { alpha: 1, bravo: 2, charlie: 0 } }, limits });
+      const trail = await s.play([() => {}, (sc) => sc.fix('charlie')]);
+      expect(trail, s.explain()).toEqual(['retry+', 'pass']);
+      expect(s.results[1]!.json.tests_edited, s.explain()).toBeUndefined();
     }, 90_000);
   }
 });

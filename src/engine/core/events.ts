@@ -5,6 +5,7 @@
 import type { Check } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { MoreSkipped } from './skips.js';
+import type { TestsEdited } from './test-files.js';
 import type { CheckResult, Deferral, Escalation, Handoff, LoopState, StopReason, Verdict } from './types.js';
 
 /** The thresholds the reducer applies (from the effective config). */
@@ -68,6 +69,8 @@ export type LoopEvent =
       skipped_more?: MoreSkipped[];
       /** Checks that run fewer tests than earlier in the loop (core/skips.ts). */
       fewer_tests?: MoreSkipped[];
+      /** All checks pass: test files changed since the loop's first failing iteration (core/test-files.ts). */
+      tests_edited?: TestsEdited;
       /** Diff-guard findings an approval covers (recorded, never a stop). */
       rule4_approved?: string[];
     }

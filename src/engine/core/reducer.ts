@@ -246,6 +246,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     ...(event.plan_checks_edited ? { plan_checks_edited: event.plan_checks_edited } : {}),
     ...(event.skipped_more?.length ? { skipped_more: event.skipped_more } : {}),
     ...(event.fewer_tests?.length ? { fewer_tests: event.fewer_tests } : {}),
+    ...(event.tests_edited && allPass ? { tests_edited: event.tests_edited } : {}),
   };
   const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
   const state: LoopState = {

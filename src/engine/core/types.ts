@@ -7,6 +7,7 @@
 import type { Check, CheckKind } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { MoreSkipped } from './skips.js';
+import type { TestsEdited } from './test-files.js';
 
 /**
  * 2: tasks keyed by identity (`id:<id>` / `name:<slug>`, task-identity.ts) instead of position;
@@ -123,6 +124,11 @@ export interface IterationRecord {
   skipped_more?: MoreSkipped[];
   /** Checks that run fewer tests than earlier in the loop (core/skips.ts). */
   fewer_tests?: MoreSkipped[];
+  /**
+   * On a green iteration: test files changed since the loop's first failing iteration
+   * (core/test-files.ts). A note for a human, never a verdict: a weakened assertion passes like a fix.
+   */
+  tests_edited?: TestsEdited;
 }
 
 export interface IterationDelta {

@@ -17,6 +17,7 @@ import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js
 import { checksToRun } from '../core/checks-at-start.js';
 import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
+import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
@@ -103,6 +104,11 @@ export interface VerifyOutcome {
   skipped_more?: MoreSkipped[];
   /** Checks whose run counts fewer tests than earlier in the loop (a passing one is held as failing). */
   fewer_tests?: MoreSkipped[];
+  /**
+   * Every check passes and test files changed since the loop's first failing iteration
+   * (core/test-files.ts): a weakened test passes like a fixed one; a human reviews them. Not a verdict.
+   */
+  tests_edited?: TestsEdited;
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
   /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
@@ -456,6 +462,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const skippedMore = moreSkipped(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
   const fewer = fewerTests(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
   checks = holdWeakened(checks, skippedMore, fewer);
+  // Green after the agent changed test files: named for a human, never a verdict (core/test-files.ts).
+  const edited = checks.length > 0 && checks.every((c) => c.passed) ? await testsEditedSinceFailure(deps, root, tree, before) : null;
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -495,6 +503,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
       ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
       ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
+      ...(edited ? { tests_edited: edited } : {}),
       ...(firstBaseline ? { baseline: firstBaseline } : {}),
     },
     action: 'verify',
@@ -510,6 +519,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource, reset)] : []),
     ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore, reset)] : []),
     ...(fewer.length > 0 ? [fewerTestsNote(fewer, reset)] : []),
+    ...(edited ? [`${testsEditedText(edited)}. A check cannot tell a fixed test from a weakened, skipped or deleted one; a human reviews these changes before relying on the pass.`] : []),
     ...(listed.length > 0 ? [`checks modified tracked files: ${listed.slice(0, 10).join(', ')}${listed.length > 10 ? ` and ${listed.length - 10} more` : ''} (the verified code is the tree before the checks ran; these changes are not counted as the agent's).`] : []),
   ];
   const message = [`${o.message}${reused ? ` (the checks' green result from ${pending.at} was reused: the working tree has not changed since)` : ''}`, ...notes.map((n) => `Note: ${n}`)].join(' ');
@@ -519,6 +529,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     ...(reused ? { checks_reused: true } : {}),
     ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
     ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
+    ...(edited ? { tests_edited: edited } : {}),
     ...(listed.length > 0 ? { checks_modified: listed } : {}),
   };
 }
@@ -543,6 +554,13 @@ function skippedMoreNote(more: MoreSkipped[], reset: string): string {
 function fewerTestsNote(fewer: MoreSkipped[], reset: string): string {
   const each = fewer.map((m) => `\`${formatCommandForDisplay(m.command, 80)}\` ${runsText(m)}`);
   return `${each.join('; ')}. A deleted test verifies nothing: a passing check that runs fewer tests is held as failing. Restore the test and make it pass; a human who removed it on purpose runs \`${reset}\` to count from the tree as it is.`;
+}
+
+/** Test files changed between the loop's first failing iteration's tree and this one (git only). */
+async function testsEditedSinceFailure(deps: EngineDeps, root: string, tree: string | null, loop: LoopState | null): Promise<TestsEdited | null> {
+  const from = firstFailingTree(loop?.iterations ?? []);
+  if (tree === null || from === null || from.tree === tree) return null;
+  return testsEdited(from.iteration, Object.keys(await deps.git.written(root, from.tree, tree)));
 }
 
 function sameCommands(recorded: string[], checks: Check[]): boolean {
