@@ -197,10 +197,18 @@ function contextAbove(lines: Line[], i: number): number {
   return -1;
 }
 
+/**
+ * Rule tags closing a diagnostic (`(W117)`, `[readability/todo] [2]`, `[Error/eslint(no-debugger)]`,
+ * `(no-unused-vars)`): an id with a digit, `/`, `_` or `-`, in brackets. Whether a tool prints them,
+ * and where, is a choice of its output format (`--verbose`, `-f unix`, `--output=vs7`); the
+ * message is the cause.
+ */
+const RULE_TAGS = /(?:(?<!\s)\s+(?:\[(?=[^\s\]]*[\d/_-])[^\s\[\]'"`]+\]|\((?=[^\s)]*[\d/_-])[^\s()'"`]+\)))+\s*$/;
+
 function describeLine(lines: Line[], i: number): string {
   const diag = parseDiagnostic(lines, i);
   const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.replace(CARET_MESSAGE, '').trim();
-  return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
+  return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, ''))).replace(RULE_TAGS, '');
 }
 
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
@@ -329,6 +337,8 @@ function indentedBody(lines: Line[], i: number): number {
     const kind = lineKind(lines[j]!);
     if (indentOf(t) <= base || (kind !== 'text' && kind !== 'separator')) break;
     if (kind === 'separator') continue;
+    // A line a pointer marks (`    return s + cnt;` over `      ^`) is the source quoted, not the message.
+    if (POINTER_LINE.test(lines[j + 1]?.text ?? '')) break;
     n++;
     span = j - i;
     if (open > 0) {
@@ -448,7 +458,8 @@ function crashSite(lines: Line[], index: number): string {
     }
     sawFrame = true;
     if (RUNTIME_FRAME.test(f.where) || RUNTIME_FUNCTION.test(f.fn)) continue;
-    const file = basename(f.where.replace(/^file:\/\/\/?/, ''));
+    // (a `file:///…` URL's basename is the file's)
+    const file = basename(f.where);
     // CommonJS top-level code runs as `Object.<anonymous>`: the file alone says it.
     out.push(f.fn && !/<anonymous>$/.test(f.fn) ? `at ${f.fn} (${file})` : `at ${file}`);
     break;

@@ -26,7 +26,7 @@ describe('positions and severities in other shapes', () => {
   it('a severity followed by a bracketed rule and no colon reads like the stylish form (html-validate)', () => {
     const text = fp('/tmp/a/site/index.html:9:5: error [no-dup-id] Duplicate ID "total"\n');
     const stylish = fp('/tmp/b/site/index.html\n  9:5  error  Duplicate ID "total"  no-dup-id\n');
-    expect(text).toBe('index.html: error: Duplicate ID "total" (no-dup-id)');
+    expect(text).toBe('index.html: error: Duplicate ID "total"');
     expect(stylish).toBe(text);
   });
 

@@ -1,0 +1,52 @@
+/**
+ * General rules of issue 17's fifth round (tuned on tools-g, tools-h, tools-i): each case is a
+ * cut of a real output of those corpora, or the same shape from another tool, and checks the
+ * rule, not the tool.
+ */
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/fingerprint/fingerprint.js';
+
+const fp = (text: string) => fingerprint(text).fingerprint;
+
+describe('what a format adds around the same diagnostic', () => {
+  it('a rule tag closing the message is the format\'s, not the cause: with and without it, one fingerprint', () => {
+    // jshint with and without --verbose
+    const jshint = fp("src/cart.js: line 5, col 16, 'cnt' is not defined.\n\n1 error\n");
+    expect(fp("src/cart.js: line 12, col 16, 'cnt' is not defined. (W117)\n\n1 error\n")).toBe(jshint);
+    expect(jshint).toBe("cart.js: line <n>, col <n>, 'cnt' is not defined.");
+    // gcc's option tag changes with -Werror: `[-Wunused-variable]` / `[-Werror=unused-variable]`
+    const gcc = (tag: string) => `src/main.c:4:7: error: unused variable 'count' ${tag}\n    4 |   int count = 0;\n      |       ^~~~~\n`;
+    expect(fp(gcc('[-Werror=unused-variable]'))).toBe(fp(gcc('[-Wunused-variable]')));
+    expect(fp(gcc('[-Wunused-variable]'))).toBe("main.c: error: unused variable 'count'");
+    // eslint stylish (`rule` last, rendered in parentheses) and eslint -f unix (`[Error/rule]`)
+    const stylish = fp("/tmp/a/src/render.js\n  3:10  error  'cached' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n");
+    const unix = fp("/tmp/b/src/render.js:3:10: 'cached' is assigned a value but never used [Error/no-unused-vars]\n\n1 problem\n");
+    expect(stylish).toBe("render.js: error: 'cached' is assigned a value but never used");
+    expect(unix).toBe("render.js: 'cached' is assigned a value but never used");
+    // Several tags, nested brackets (cpplint's category and confidence, oxlint's `[Error/eslint(no-debugger)]`).
+    expect(fp('src/cart.cc:21:  Missing username in TODO; it should look like "// TODO(my_username): Stuff."  [readability/todo] [2]\nDone processing src/cart.cc\n')).toBe(
+      'cart.cc: Missing username in TODO; it should look like "// TODO(my_username): Stuff."',
+    );
+    expect(fp('src/cart.js:4:3: `debugger` statement is not allowed [Error/eslint(no-debugger)]\n\n1 problem\n')).toBe('cart.js: `debugger` statement is not allowed');
+  });
+
+  it('a bracketed word or phrase that is not a rule id stays: values and messages keep their brackets', () => {
+    // No digit, `/`, `_` or `-`: a plain word in brackets is part of the message.
+    expect(fp("src/cart.lua:13: attempt to index field 'name' (a nil value)\n")).toContain('(a nil value)');
+    expect(fp('src/cart.lua:13: bad argument #1 to insert (table)\n')).toContain('(table)');
+    // Two rules of the same message still differ by the message's specifics.
+    expect(fp("src/a.js:1:1: 'x' is not defined. (W117)\n")).not.toBe(fp("src/a.js:1:1: 'y' is not defined. (W117)\n"));
+  });
+});
+
+describe('the source a pointer marks is not the message', () => {
+  it('a specific message keeps no quoted source line, whether the tool prints it (ldc2 -verrors=context) or not', () => {
+    const plain = fp('src/cart.d(7): Error: undefined identifier `cnt`\n');
+    const context = fp('src/cart.d(7): Error: undefined identifier `cnt`\n    return s + cnt;\n               ^\n');
+    expect(context).toBe(plain);
+    expect(plain).toBe('cart.d: error: undefined identifier `cnt`');
+    // The indented body of a header is still read when no pointer marks it as source.
+    const body = fp('src/Lib.hs:7:9: error: [GHC-83865]\n    • Couldn\'t match type ‘[Char]’ with ‘Int’\n');
+    expect(body).toContain("Couldn't match type");
+  });
+});
