@@ -421,10 +421,15 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         const before = await touchesOf(plan).before(n, iteration);
         // The checks the loop runs are the ones it started with (engine/core/checks-at-start.ts).
         const looped = loop?.checks_at_start;
-        const shown = task && looped ? { ...task, checks: looped } : task;
+        // The format's per-iteration context (its context files) joins the task's elements.
+        const shown = task && {
+          ...task,
+          ...(looped ? { checks: looped } : {}),
+          ...(o.target.iterationContext ? { elements: { ...task.elements, ...safeContext(plan, task) } } : {}),
+        };
         const prompt = buildPrompt({
           plan: { id: plan.id, path: rel(plan.path), objective: plan.objective, task_count: plan.tasks.length },
-          task: shown && task && o.target.iterationContext ? { ...shown, elements: { ...shown.elements, ...safeContext(plan, task) } } : shown,
+          task: shown,
           plan_checks: n === null && looped ? looped : plan.plan_checks,
           plan_manual: plan.plan_manual,
           iteration,
