@@ -196,6 +196,7 @@ function earlierLines(row: ReportRow): PhrasingContent[][] {
     ...(row.checks_edited?.length ? [commands('Checks edited in the plan during the loop, not run (the loop ran the ones it started with)', row.checks_edited)] : []),
     ...(row.skipped_more?.length ? [commands('More tests skipped than where the loop started (a skipped test verifies nothing)', row.skipped_more)] : []),
     ...(row.fewer_tests?.length ? [commands('Fewer tests run than earlier in the loop (a deleted test verifies nothing)', row.fewer_tests)] : []),
+    ...(row.same_tree_failed !== undefined ? [[text(`Passed on the code that failed at iteration ${row.same_tree_failed} (unchanged tree): the checks are flaky unless something outside the tree changed`)]] : []),
     ...(row.tests_edited ? [commands(`Passed after test files changed since the checks failed at iteration ${row.tests_edited.since} (review them: a weakened test passes like a fix)`, row.tests_edited.paths)] : []),
   ];
 }

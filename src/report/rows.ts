@@ -55,6 +55,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
   const skipped = (loop.iterations.at(-1)?.skipped_more ?? []).map((m) => `${m.command.split('\n')[0]}: ${m.before} → ${m.now}`);
   const fewer = (loop.iterations.at(-1)?.fewer_tests ?? []).map((m) => `${m.command.split('\n')[0]}: ${m.before} → ${m.now}`);
   const testsEdited = loop.iterations.at(-1)?.tests_edited;
+  const sameTreeFailed = loop.status === 'passed' ? loop.iterations.at(-1)?.same_tree_failed : undefined;
   return {
     ...(segments.length > 0 ? { segments, iterations_total: segments.reduce((n, s) => n + s.iterations, 0) + loop.iterations.length } : {}),
     ...(approved.length > 0 ? { approved } : {}),
@@ -62,6 +63,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
     ...(skipped.length > 0 ? { skipped_more: skipped } : {}),
     ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
     ...(testsEdited ? { tests_edited: { since: testsEdited.since, paths: testsEdited.count > testsEdited.paths.length ? [...testsEdited.paths, `and ${testsEdited.count - testsEdited.paths.length} more`] : testsEdited.paths } } : {}),
+    ...(sameTreeFailed !== undefined ? { same_tree_failed: sameTreeFailed } : {}),
     ...(loop.deferred ? { deferred: loop.deferred.reason } : {}),
     ...base,
     decision: 'loop',

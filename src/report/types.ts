@@ -86,6 +86,8 @@ export interface ReportRow {
   fewer_tests?: string[];
   /** The loop passed after these test files changed since its first failing iteration (core/test-files.ts): for a human to review. */
   tests_edited?: { since: number; paths: string[] };
+  /** The loop passed on the very tree that failed at this iteration: flaky checks, or a change outside the tree. */
+  same_tree_failed?: number;
   /** Why the task was deferred (`ralf task defer`). */
   deferred?: string | null;
 }

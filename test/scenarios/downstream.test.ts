@@ -5,7 +5,7 @@
  * progress, never a repeated-fingerprint or no-progress stop.
  */
 import { describe, it } from 'vitest';
-import { Scenario } from './harness.js';
+import { LINT_TODO, Scenario } from './harness.js';
 import { RUNNERS, type Runner } from './runners.js';
 
 const WANT = { alpha: 1, bravo: 2 };
@@ -63,4 +63,18 @@ describe.concurrent('errors moving downstream across the checks of one task', ()
       }, 90_000);
     }
   }
+});
+
+describe.concurrent('stop_on_first_failure hides check 2', () => {
+  // Check 1 (lint) fails while a TODO is left; check 2 (the tests) is not run. An agent that
+  // works on check 2 instead makes no change the loop can see: check 1 fails as before, so the
+  // fingerprint rule stops it at iteration 2 (written before running). The loop cannot credit
+  // what it did not run; the answer shows check 2 as not run.
+  const runner = RUNNERS.nodeTest;
+  it(`${runner.id}: check 1 fails the same way while the agent fixes the hidden check 2: stopped at 2`, async ({ expect }) => {
+    const s = new Scenario(runner, { want: { alpha: 1 }, start: { comment: 'TODO: tidy this up' }, checks: ['node lint.cjs src/units.js', runner.verify], files: { 'lint.cjs': LINT_TODO }, config: { stop_on_first_failure: true }, limits: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+    const trail = await s.play([() => {}, (sc) => sc.fix('alpha')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    expect(s.results[1]!.json.checks.map((c: { skipped?: boolean }) => c.skipped ?? false)).toEqual([false, true]);
+  }, 90_000);
 });

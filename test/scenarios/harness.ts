@@ -37,6 +37,8 @@ export interface ScenarioOptions {
   files?: Record<string, string>;
   /** The task's <files> (default: the runner's source files). */
   taskFiles?: string[];
+  /** More `ralf_lite` config keys (check_timeout_seconds, stop_on_first_failure, …). */
+  config?: Record<string, unknown>;
 }
 
 export interface Verified {
@@ -71,7 +73,7 @@ export class Scenario {
     const sourceFiles = Object.keys(runner.source(this.code));
     const checks = opts.checks ?? [runner.verify];
     const limits = { max_iterations: 8, error_fingerprint_repeats: 2, no_progress_repeats: 2, ...opts.limits };
-    this.write('.planning/config.json', `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 60, ...limits } }, null, 2)}\n`);
+    this.write('.planning/config.json', `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 60, ...limits, ...opts.config } }, null, 2)}\n`);
     this.write(PLAN, planText(opts.taskFiles ?? sourceFiles, checks));
     this.write('.gitignore', ['.home/', ...runner.ignore, ''].join('\n'));
     for (const [path, content] of Object.entries(runner.base)) this.write(path, content);
@@ -209,6 +211,9 @@ Make every unit return its value.
 </tasks>
 `;
 }
+
+/** A lint script for a first check: fails while a TODO comment is left in the files it is given. */
+export const LINT_TODO = "const fs = require('node:fs');\nfor (const f of process.argv.slice(2)) if (fs.readFileSync(f, 'utf8').includes('TODO')) { console.error(`lint: ${f}: a TODO comment is left in the code`); process.exit(1); }\n";
 
 /** Permutations of a list (for "in every order"). */
 export function permutations<T>(xs: T[]): T[][] {

@@ -4,7 +4,7 @@
  * tests ran in or the worker that ran them is the same error: never read as progress.
  */
 import { describe, it } from 'vitest';
-import { Scenario } from './harness.js';
+import { LINT_TODO, Scenario } from './harness.js';
 import { RUNNERS } from './runners.js';
 
 describe.concurrent('a new, different error in the same test', () => {
@@ -19,11 +19,10 @@ describe.concurrent('a new, different error in the same test', () => {
 
 describe.concurrent('a new, different error in the second check while the first fails the same way', () => {
   // Check 1 is a lint script that fails while a TODO is left in the source; check 2 the tests.
-  const LINT = "const fs = require('node:fs');\nfor (const f of process.argv.slice(2)) if (fs.readFileSync(f, 'utf8').includes('TODO')) { console.error(`lint: ${f}: a TODO comment is left in the code`); process.exit(1); }\n";
   for (const runner of [RUNNERS.nodeTest, RUNNERS.goTest]) {
     it.skipIf(runner.missing)(`${runner.id}: the value moves closer in check 2 (3, 7, 9, 10), then check 1 is fixed${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
       const source = Object.keys(runner.source({ values: {} }))[0]!;
-      const s = new Scenario(runner, { want: { alpha: 10 }, start: { comment: 'TODO: tidy this up' }, checks: [`node lint.cjs ${source}`, runner.verify], files: { 'lint.cjs': LINT }, limits: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+      const s = new Scenario(runner, { want: { alpha: 10 }, start: { comment: 'TODO: tidy this up' }, checks: [`node lint.cjs ${source}`, runner.verify], files: { 'lint.cjs': LINT_TODO }, limits: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
       const trail = await s.play([...[3, 7, 9, 10].map((v) => (sc: Scenario) => sc.edit({ code: { values: { alpha: v } } })), (sc) => sc.edit({ code: { comment: 'tidied' } })]);
       expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry+', 'pass']);
     }, 90_000);
@@ -70,7 +69,7 @@ describe.concurrent('tests in random order and parallel workers', () => {
     }, 90_000);
   }
 
-  for (const runner of [RUNNERS.goTest]) {
+  for (const runner of [RUNNERS.goTest, RUNNERS.vitest]) {
     it.skipIf(runner.missing)(`${runner.id}: one file per test, shuffled/parallel: each fix is progress${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
       const s = new Scenario(runner, { want: { alpha: 1, bravo: 2, charlie: 3 }, suite: { filePerUnit: true, shuffle: true }, limits: { max_iterations: 8 } });
       const trail = await s.play([() => {}, (sc) => sc.fix('charlie'), (sc) => sc.fix('alpha'), (sc) => sc.fix('bravo')]);

@@ -38,4 +38,20 @@ describe.concurrent('oscillation', () => {
       expect(s.results.at(-1)!.json.handoff.recommended_action).not.toBe('split_task');
     }, 90_000);
   }
+
+  // Whack-a-mole over three tests: fixing alpha breaks bravo, fixing bravo breaks charlie,
+  // fixing charlie breaks alpha, …, a new comment each time (every tree is new). Expected before
+  // running: iterations 2 and 3 fix a test each (progress); 4 reports what 1 did and 5 what 2
+  // did (no progress, improvements since, so no fingerprint count carried) → stop:no_progress at 5.
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.unittest]) {
+    it.skipIf(runner.missing)(`${runner.id}: whack-a-mole over three tests, a new tree each time: stopped by no_progress at 5${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      const want = { alpha: 1, bravo: 2, charlie: 3 };
+      const wrong = (u: string) => ({ ...want, [u]: 0 });
+      const s = new Scenario(runner, { want, start: { values: wrong('alpha') }, limits: { max_iterations: 10, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+      const cycle = ['bravo', 'charlie', 'alpha'];
+      const trail = await s.play([() => {}, ...Array.from({ length: 7 }, (_, i) => (sc: Scenario) => sc.edit({ code: { values: wrong(cycle[i % 3]!), comment: `attempt ${i + 1}` } }))]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry-', 'stop:no_progress']);
+      expect(s.results.at(-1)!.json.handoff.recommended_action).toBe('manual_investigation');
+    }, 90_000);
+  }
 });

@@ -149,7 +149,8 @@ const vitest: Runner = {
       return `${kind}('${u}', () => { ${body}; });\n`;
     };
     const head = "import { expect, test } from 'vitest';\nimport * as units from '../src/units.js';\n";
-    const config = `export default { cacheDir: '.vite-cache', test: { include: ['test/**/*.test.js']${suite.shuffle ? ', sequence: { shuffle: true }' : ''} } };\n`;
+    // Worker threads (still parallel) start faster than the default forks.
+    const config = `export default { cacheDir: '.vite-cache', test: { pool: 'threads', include: ['test/**/*.test.js']${suite.shuffle ? ', sequence: { shuffle: true }' : ''} } };\n`;
     const files: Record<string, string> = suite.filePerUnit ? Object.fromEntries(units(suite).map((u) => [`test/${u}.test.js`, head + one(u)])) : { 'test/units.test.js': head + units(suite).map(one).join('') };
     return { 'vitest.config.js': config, ...files };
   },
@@ -194,7 +195,9 @@ const pytest: Runner = {
   compile: 'python3 -m py_compile units.py',
   base: {},
   ignore: ['__pycache__/', '.pytest_cache/'],
-  env: {},
+  // Plugins installed on the machine for other projects (hypothesis, benchmark) are not this
+  // project's: not loading them makes a run 0.3 s of CPU instead of 1.1.
+  env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
   source: pythonSource,
   tests(suite) {
     const one = (u: string) => {
@@ -273,7 +276,8 @@ const tsc: Runner = {
   compile: 'npx tsc -p .',
   base: {
     'package.json': '{ "name": "units", "private": true }\n',
-    'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "module": "commonjs", "types": [] }, "include": ["src"] }\n',
+    // A Node project's lib (no DOM): tsc then reads a third of the declarations (0.8 s of CPU a run instead of 2.6).
+    'tsconfig.json': '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "lib": ["es2020"], "skipLibCheck": true, "module": "commonjs", "types": [] }, "include": ["src"] }\n',
   },
   ignore: ['node_modules'],
   env: {},

@@ -201,6 +201,10 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   // Every failing check must fail as before: check 2's error moving while check 1 fails the
   // same way is not a repeat (delta.failures_changed).
   const repeated = !allPass && fingerprint !== null && prev !== null && !prev.passed && prev.fingerprint === fingerprint && delta.failures_changed !== true && !judged.improved;
+  // A green run on code that failed before in this loop: the checks are flaky, or something
+  // outside the tree changed (a dependency installed into an ignored directory, a service
+  // started). The pass stands (the plan's checks passed as written); the answer says so.
+  const sameTreeFailed = allPass && delta.novel_tree === false ? failedOnTree(loop.iterations, event.diff_hash) : null;
   const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : (countAfterReturn(loop.iterations, delta.returned_result) ?? 0) + 1;
   const noProgressStreak = judged.progress ? 0 : loop.no_progress_streak + 1;
 
@@ -247,6 +251,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     ...(event.skipped_more?.length ? { skipped_more: event.skipped_more } : {}),
     ...(event.fewer_tests?.length ? { fewer_tests: event.fewer_tests } : {}),
     ...(event.tests_edited && allPass ? { tests_edited: event.tests_edited } : {}),
+    ...(sameTreeFailed !== null ? { same_tree_failed: sameTreeFailed } : {}),
   };
   const warning = verdict === 'retry' ? warningFor(n, limits.max_iterations) : null;
   const state: LoopState = {
@@ -279,7 +284,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const failingCount = checks.filter(failed).length;
   const message =
     verdict === 'pass'
-      ? `${label(state)} passed on iteration ${n}/${limits.max_iterations}${event.done_confirmed ? ' (manual done criteria confirmed)' : ''}.`
+      ? `${label(state)} passed on iteration ${n}/${limits.max_iterations}${event.done_confirmed ? ' (manual done criteria confirmed)' : ''}.${sameTreeFailed !== null ? ` Note: ${sameTreeFailedText(sameTreeFailed)}.` : ''}`
       : verdict === 'retry'
         ? `${label(state)} failed iteration ${n}/${limits.max_iterations}: ${failingCount} of ${checks.length} check${checks.length === 1 ? '' : 's'} failing.`
         : `${label(state)} stopped with ${stop} after ${n}/${limits.max_iterations} iterations.`;
@@ -309,6 +314,17 @@ function countAfterReturn(iterations: IterationRecord[], returnedTo: number | nu
   if (k === -1 || iterations[k]!.passed) return null;
   if (iterations.slice(k + 1).some((it) => it.delta?.improved === true)) return null;
   return iterations[k]!.fingerprint_streak ?? 1;
+}
+
+/** The latest earlier iteration that failed on this very tree (the same progress key), or null. */
+function failedOnTree(iterations: IterationRecord[], diffHash: string | null): number | null {
+  for (let i = iterations.length - 1; i >= 0; i--) if (!iterations[i]!.passed && iterations[i]!.diff_hash === diffHash) return iterations[i]!.iteration;
+  return null;
+}
+
+/** How a pass on code that failed before is named in the answer and the Loop Report. */
+export function sameTreeFailedText(iteration: number): string {
+  return `the same code failed at iteration ${iteration} (the working tree is unchanged since): unless something outside it changed (dependencies installed, a service started), the checks are flaky and this pass may be luck`;
 }
 
 /** Applies one event to one loop. */

@@ -129,6 +129,11 @@ export interface IterationRecord {
    * (core/test-files.ts). A note for a human, never a verdict: a weakened assertion passes like a fix.
    */
   tests_edited?: TestsEdited;
+  /**
+   * A green iteration on the very tree an earlier iteration failed on: that iteration. The checks
+   * are flaky (or something outside the tree changed); the pass stands, named for a human.
+   */
+  same_tree_failed?: number;
 }
 
 export interface IterationDelta {

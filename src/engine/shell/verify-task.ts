@@ -109,6 +109,8 @@ export interface VerifyOutcome {
    * (core/test-files.ts): a weakened test passes like a fixed one; a human reviews them. Not a verdict.
    */
   tests_edited?: TestsEdited;
+  /** Passed on the very tree an earlier iteration failed on (that iteration): flaky checks, or a change outside the tree. The pass stands. */
+  same_tree_failed?: number;
   /** What the working-tree snapshot left out or warns about; null outside git or when no check ran. */
   snapshot?: SnapshotNotes | null;
   /** Checks that already failed before the task's first edit (the baseline), and whether they still do. */
@@ -512,6 +514,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // A stop waits for a human, maybe for weeks: keep the loop's trees from git gc (keep-loop.ts).
   if (r.decision.verdict === 'stop' && r.decision.counted && tree !== null) await keepLoopTrees(root, loaded.stateId, scope.key ?? null, r.loop);
   const o = outcome(r, checks);
+  const sameTreeFailed = r.decision.counted ? r.loop.iterations.at(-1)?.same_tree_failed : undefined;
   const reused = reuse && r.decision.counted;
   const listed = written ? Object.keys(written.paths) : [];
   const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()) : '';
@@ -530,6 +533,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
     ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
     ...(edited ? { tests_edited: edited } : {}),
+    ...(sameTreeFailed !== undefined ? { same_tree_failed: sameTreeFailed } : {}),
     ...(listed.length > 0 ? { checks_modified: listed } : {}),
   };
 }
