@@ -21,6 +21,18 @@ describe('reduce: success', () => {
     expect(state.total_duration_ms).toBe(2000);
   });
 
+  it.each([
+    ['the same tree that failed (flaky, or a change outside the tree): the pass stands and names it', 'd1', 1],
+    ['a new tree: nothing named', 'd2', undefined],
+    ['back at the start tree, which no iteration failed on: nothing named', null, undefined],
+  ] as Array<[string, string | null, number | undefined]>)('a pass after a failure on %s', (_name, tree, named) => {
+    const { state, last } = run([fail('A', 'd1'), pass({ diff_hash: tree, tree: tree ?? 'start-tree' })]);
+    expect(last.verdict).toBe('pass');
+    expect(state.iterations[1]!.same_tree_failed).toBe(named);
+    if (named) expect(last.message).toBe('Task 2 passed on iteration 2/3. Note: the same code failed at iteration 1 (the working tree is unchanged since): unless something outside it changed (dependencies installed, a service started), the checks are flaky and this pass may be luck.');
+    else expect(last.message).toBe('Task 2 passed on iteration 2/3.');
+  });
+
   it('success on the last allowed iteration is success, not max_iterations', () => {
     const { last } = run([fail('A', 'd1'), fail('B', 'd2'), pass()], ctx({ max_iterations: 3, error_fingerprint_repeats: 9, no_progress_repeats: 9 }));
     expect(last).toMatchObject({ verdict: 'pass', stop_reason: 'success', iteration: 3 });
