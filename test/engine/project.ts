@@ -83,30 +83,21 @@ export const checkpointTask = [
   '</task>',
 ].join('\n');
 
-export class Project {
+/**
+ * A temp project directory with its own HOME (`.home/`, ignored): the files, git and the
+ * environment every scripted project needs (Project here, test/scenarios' Scenario).
+ */
+export class TempRepo {
   readonly dir: string;
   readonly home: string;
-  readonly plan: string;
 
-  constructor(opts: ProjectOptions) {
-    this.dir = tempDir('ralf-engine-');
-    created.push(this.dir);
+  constructor(prefix: string) {
+    this.dir = tempDir(prefix);
     this.home = join(this.dir, '.home');
     mkdirSync(this.home, { recursive: true });
-    this.plan = join(this.dir, opts.planName ?? PLAN_REL);
-    mkdirSync(dirname(this.plan), { recursive: true });
-    writeFileSync(join(this.dir, '.planning', 'config.json'), `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 20, ...opts.config } }, null, 2)}\n`);
-    const frontmatter = ['---', 'phase: 01-demo', 'plan: 01', 'type: execute', 'wave: 1', 'depends_on: []', 'files_modified: [src/a.js]', `autonomous: ${opts.autonomous ?? true}`, '---'].join('\n');
-    writeFileSync(this.plan, `${frontmatter}\n\n<objective>\nDemo plan for the loop engine.\n</objective>\n\n<tasks>\n${opts.tasks}\n</tasks>\n${opts.after ?? ''}\n`);
-    writeFileSync(join(this.dir, '.gitignore'), '.home/\n');
-    for (const [path, content] of Object.entries(opts.files ?? {})) this.write(path, content);
-    if (opts.git !== false) {
-      this.git('init', '-q');
-      this.git('add', '-A');
-      this.git('commit', '-qm', 'init');
-    }
   }
 
+  /** The environment the CLI and the checks run in: this HOME, no host or ralf variables. */
   env(extra: Record<string, string> = {}): Record<string, string | undefined> {
     return cleanEnv({ HOME: this.home, XDG_CONFIG_HOME: join(this.home, '.config'), ...extra });
   }
@@ -117,6 +108,13 @@ export class Project {
       encoding: 'utf8',
       env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', HOME: this.home },
     });
+  }
+
+  /** `git init` and one commit of everything not ignored. */
+  commitAll(): void {
+    this.git('init', '-q');
+    this.git('add', '-A');
+    this.git('commit', '-qm', 'init');
   }
 
   write(path: string, content: string): void {
@@ -135,6 +133,23 @@ export class Project {
 
   remove(path: string): void {
     rmSync(join(this.dir, path), { force: true, recursive: true });
+  }
+}
+
+export class Project extends TempRepo {
+  readonly plan: string;
+
+  constructor(opts: ProjectOptions) {
+    super('ralf-engine-');
+    created.push(this.dir);
+    this.plan = join(this.dir, opts.planName ?? PLAN_REL);
+    mkdirSync(dirname(this.plan), { recursive: true });
+    writeFileSync(join(this.dir, '.planning', 'config.json'), `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 20, ...opts.config } }, null, 2)}\n`);
+    const frontmatter = ['---', 'phase: 01-demo', 'plan: 01', 'type: execute', 'wave: 1', 'depends_on: []', 'files_modified: [src/a.js]', `autonomous: ${opts.autonomous ?? true}`, '---'].join('\n');
+    writeFileSync(this.plan, `${frontmatter}\n\n<objective>\nDemo plan for the loop engine.\n</objective>\n\n<tasks>\n${opts.tasks}\n</tasks>\n${opts.after ?? ''}\n`);
+    writeFileSync(join(this.dir, '.gitignore'), '.home/\n');
+    for (const [path, content] of Object.entries(opts.files ?? {})) this.write(path, content);
+    if (opts.git !== false) this.commitAll();
   }
 
   run(args: string[], options: Options = {}) {

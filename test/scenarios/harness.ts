@@ -7,11 +7,10 @@
  *   retry+  retry, progress      retry-  retry, no progress
  *   pass    stop:<stop_reason>   confirm
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { cleanEnv, repoRoot, tempDir } from '../helpers/cli.js';
-import { runRalf } from '../engine/project.js';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/cli.js';
+import { runRalf, TempRepo } from '../engine/project.js';
 import type { Code, Runner, Suite } from './runners.js';
 
 export const PLAN = '.planning/phases/01-units/01-01-PLAN.md';
@@ -55,9 +54,7 @@ export function word(json: any): string {
   return String(json.verdict);
 }
 
-export class Scenario {
-  readonly dir: string;
-  readonly home: string;
+export class Scenario extends TempRepo {
   code: Code;
   suite: Suite;
   private written = new Set<string>();
@@ -65,9 +62,7 @@ export class Scenario {
   readonly results: Verified[] = [];
 
   constructor(readonly runner: Runner, opts: ScenarioOptions) {
-    this.dir = tempDir(`ralf-scn-${runner.id.replace(/\W+/g, '-')}-`);
-    this.home = join(this.dir, '.home');
-    mkdirSync(this.home, { recursive: true });
+    super(`ralf-scn-${runner.id.replace(/\W+/g, '-')}-`);
     this.code = { values: Object.fromEntries(Object.keys(opts.want).map((u) => [u, 0])), ...opts.start };
     this.suite = { want: opts.want, ...opts.suite };
     const sourceFiles = Object.keys(runner.source(this.code));
@@ -80,9 +75,7 @@ export class Scenario {
     for (const [path, content] of Object.entries(opts.files ?? {})) this.write(path, content);
     if (runner.ignore.includes('node_modules')) symlinkSync(join(repoRoot, 'node_modules'), join(this.dir, 'node_modules'));
     this.sync();
-    this.git('init', '-q');
-    this.git('add', '-A');
-    this.git('commit', '-qm', 'init');
+    this.commitAll();
   }
 
   /** The agent's edit: a change to the code and/or the tests; files are rewritten only where they changed. */
@@ -108,22 +101,8 @@ export class Scenario {
     this.written = new Set(Object.keys(files));
   }
 
-  write(path: string, content: string): void {
-    const abs = join(this.dir, path);
-    mkdirSync(dirname(abs), { recursive: true });
-    writeFileSync(abs, content);
-  }
-
-  read(path: string): string {
-    return readFileSync(join(this.dir, path), 'utf8');
-  }
-
-  git(...args: string[]): string {
-    return execFileSync('git', args, { cwd: this.dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', HOME: this.home } });
-  }
-
-  env(): Record<string, string | undefined> {
-    return cleanEnv({ HOME: this.home, XDG_CONFIG_HOME: join(this.home, '.config'), ...this.runner.env });
+  override env(): Record<string, string | undefined> {
+    return super.env(this.runner.env);
   }
 
   async ralf(args: string[]) {
