@@ -22,7 +22,8 @@ afterAll(() => {
  * rebuild dist/ (it is deleted first) while these subprocess-heavy tests run.
  */
 export function cliPath(): string {
-  if (cliCopy) return cliCopy;
+  // Files share a worker (vitest.config.ts: isolate false): a copy whose file is done is gone.
+  if (cliCopy && existsSync(cliCopy)) return cliCopy;
   for (let attempt = 0; attempt < 50; attempt++) {
     const dir = tempDir('ralf-dist-');
     try {

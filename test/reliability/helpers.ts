@@ -22,7 +22,7 @@ const made: string[] = [];
 export function testEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   // TMPDIR: what the CLI puts in the OS temp dir (the V8 code cache, restore's temp index) goes
   // where cleanupTempDirs() removes it, including what a killed run leaves behind.
-  tmp ??= scratch('ralf-rel-tmp-');
+  if (tmp === null || !existsSync(tmp)) tmp = scratch('ralf-rel-tmp-');
   return cleanEnv({ TMPDIR: tmp, ...(process.env.RALF_NO_CODE_CACHE ? { RALF_NO_CODE_CACHE: process.env.RALF_NO_CODE_CACHE } : {}), ...extra });
 }
 let tmp: string | null = null;
@@ -48,10 +48,11 @@ let pkg: { root: string; cli: string } | null = null;
  * A private copy of the package (dist/, commands/, workflows/, schemas/, package.json),
  * taken once per test file: other engineers rebuild dist/ (deleting it first) while this
  * suite runs, and `ralf install` copies the runtime from the package it runs from.
- * Every bundle the suite uses is loaded once to prove the copy is whole.
+ * Every bundle the suite uses is loaded once to prove the copy is whole. Files share a worker
+ * (vitest.config.ts: isolate false), so a copy whose file is done (removed with its temp dirs) is taken again.
  */
 export function pkgCopy(): { root: string; cli: string } {
-  if (pkg) return pkg;
+  if (pkg && existsSync(pkg.cli)) return pkg;
   for (let attempt = 0; attempt < 50; attempt++) {
     const root = scratch('ralf-pkg-');
     try {

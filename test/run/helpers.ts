@@ -14,10 +14,11 @@ let stable: string | null = null;
 /**
  * A private copy of the built CLI (dist/ plus a link to examples/), taken once per test
  * file: other people rebuilding dist/ in the same checkout must not pull the bundle out
- * from under a running test. Same files, same behaviour as `runCli`.
+ * from under a running test. Same files, same behaviour as `runCli`. Files share a worker
+ * (vitest.config.ts: isolate false), so a copy whose file is done (removed with its temp dirs) is taken again.
  */
 export function stableCliPath(): string {
-  if (stable) return stable;
+  if (stable && existsSync(stable)) return stable;
   const dir = tempDir('ralf-dist-');
   for (let i = 0; i < 100 && !(existsSync(cliPath) && existsSync(join(repoRoot, 'dist', 'cmd', 'run.js'))); i++) execFileSync(process.execPath, ['-e', 'setTimeout(() => {}, 100)']);
   cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
