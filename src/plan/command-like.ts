@@ -170,7 +170,12 @@ export function looksLikeBareCommand(text: string, resolves: ProgramResolver = N
   if (!looksLikeCodeCommand(t, resolves)) return false;
   const first = firstProgram(t.replace(/^\(\s*/, ''))!;
   const rest = first.args.filter((w) => !/^["']/.test(w));
-  if (rest.some((w) => STOPWORDS.has(w.toLowerCase().replace(/[.,;:!?)]+$/, '')))) return false;
+  // Every unquoted word counts, past the first command too: in `notes/a.py app.run() is the
+  // last line` the shell would stop reading at `(`, a reader does not.
+  const unquoted = isCompoundCommand(t) ? [] : t.replace(/"[^"]*"|'[^']*'/g, ' ').split(/\s+/).slice(1);
+  // A word glued to a comma (`passes,`) ends a clause of prose: `a passes, b shows x` is two.
+  if (unquoted.some((w) => /[^,],$/.test(w))) return false;
+  if ([...rest, ...unquoted].some((w) => STOPWORDS.has(w.toLowerCase().replace(/^[([]+/, '').replace(/[.,;:!?)\]]+$/, '')))) return false;
   // `go home`, `find out`, `open settings`: one plain word after a program that is also an
   // English verb is prose; `cargo check`, `make build`, `npm test` are not verbs-then-object.
   if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ENGLISH_VERBS.has(first.program)) return false;
@@ -187,4 +192,60 @@ export function isProjectPath(text: string): boolean {
   if (path.split('/').some((seg) => seg === '..')) return false;
   if (!/^[\w@.+\-[\]()]+(?:\/[\w@.+\-[\]()]+)*\/?$/.test(path)) return false;
   return path.includes('/') || /\.[A-Za-z0-9]{1,8}$/.test(path);
+}
+
+/**
+ * Subcommand and script words that name a process meant to keep running: a development
+ * server, a watcher, a database browser (`dev`, `start`, `serve`, `watch`, `studio`, `preview`,
+ * `runserver`; also as a part of a script name, `start:dev`, `dev:web`, `serve-docs`).
+ */
+const LONG_RUNNING_WORD = /^(?:[a-z0-9]+[:-])?(?:dev|start|serve|server|watch|studio|preview|runserver)(?:[:-][a-z0-9]+)?$/i;
+/** Words that hand over to a script or subcommand named by the next word (`npm run dev`, `x exec serve`). */
+const RUNNER_WORDS = new Set(['run', 'exec', 'x', 'dlx']);
+/** A URL on this machine (`http://localhost/...`, `localhost:3000`): something must already be listening there. */
+const LOCAL_URL = /(?:\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/\s"']|$)|(?<![\w.:/-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+)/i;
+
+/**
+ * Does a check start a process that does not end by itself, in the foreground (`npm run dev`,
+ * `manage.py runserver`, `vite --watch`, `pnpm start:dev && curl ...`), or talk to a local
+ * server that nothing before it starts (`curl http://localhost:3000` first)? As a check either
+ * would hang until the timeout or fail whatever the code does: it is the author's manual
+ * step, not a pass/fail command. A server started in the background (`... &`) is a script
+ * that cleans up after itself, and runs.
+ *
+ * Only the shape of the words is read: the first words after the program, before any flag
+ * (after a runner word such as `run`), unquoted, one of LONG_RUNNING_WORD; or a `--watch` flag.
+ */
+export function isLongRunning(script: string): boolean {
+  const unquoted = script
+    .replace(/\\\n/g, ' ')
+    .replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, 'Q')
+    .replace(/\d*>&\d*-?|&>>?/g, '>'); // `2>&1`, `&>log` redirect; they do not background
+  let background = false;
+  for (const line of unquoted.split('\n')) {
+    const code = line.replace(/(^|\s)#.*$/, '$1');
+    const parts = code.split(/(&&|\|\||;|\|&?|&)/);
+    for (let i = 0; i < parts.length; i += 2) {
+      const seg = parts[i]!.trim();
+      if (!seg) continue;
+      if (parts[i + 1] === '&') {
+        background = true;
+        continue;
+      }
+      const words = seg.split(/\s+/);
+      while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
+      if (words.length < 2 || SHELL_BUILTINS.has(words[0]!)) continue; // `cd dev` is a directory
+      if (words.slice(1).some((w) => w === '--watch')) return true;
+      // The words before the first flag (after it, a word may be the flag's value: `-t web-server:1`).
+      const firstFlag = words.findIndex((w, k) => k > 0 && w.startsWith('-'));
+      const lead = words.slice(1, firstFlag === -1 ? undefined : firstFlag);
+      const look = RUNNER_WORDS.has(lead[0] ?? '') ? lead.slice(1, 3) : lead.slice(0, 2);
+      if (look.some((w) => LONG_RUNNING_WORD.test(w))) return true;
+    }
+  }
+  if (background) return false;
+  // The first command that is not a builtin (`cd`, `sleep`) talks to the local server: nothing
+  // before it started one (`docker compose up -d && curl localhost:8000` starts its own).
+  const first = script.split(/&&|\|\||[;|\n]/).map((c) => c.trim()).find((c) => c !== '' && !c.startsWith('#') && !SHELL_BUILTINS.has(c.split(/\s+/)[0]!));
+  return first !== undefined && LOCAL_URL.test(first);
 }

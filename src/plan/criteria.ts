@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isPlaceholder, isProjectPath, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { isLongRunning, isPlaceholder, isProjectPath, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -37,11 +37,14 @@ const FILLER = new Set(
 // "no failing tests" and "without errors" are not failure expectations.
 const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b/gi;
 const NEGATIVE =
-  /\b(?:fail|fails|failing|failed|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
-const RUN_OR_SUCCESS = /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean)\b/i;
+  /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
+/** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
+const EXPECTS_NOTHING = /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b/i;
+const RUN_OR_SUCCESS =
+  /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
 const TRAILING_SUCCESS =
-  /\s*(?:[-—–:,]\s*)?(?:(?:and\s+)?(?:all|both)\s+)?(?:passes|succeeds|is\s+green|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
+  /(?:\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
 
 const NAMED: Array<[NamedCheckKind, RegExp]> = [
   [
@@ -124,7 +127,8 @@ function isNegative(text: string): boolean {
 /** Candidate command spellings of a bare line: `Label: cmd`, `Run cmd`, `cmd passes`. */
 function bareCommand(line: string, ctx: CriteriaContext): { command: string; rest: string } | null {
   const candidates: Array<{ s: string; label: string }> = [{ s: line, label: '' }];
-  const label = /^([^:`$|&;]{1,80}):\s+(.+)$/.exec(line);
+  // A label holds no quotes: in `.prettierrc contains "semi": true` the colon is the quoted text's.
+  const label = /^([^:`$|&;"']{1,80}):\s+(.+)$/.exec(line);
   if (label) candidates.push({ s: label[2]!, label: label[1]! });
   // `grep -c X file shows 3+ matches`: the command, then what its output should say.
   for (const c of [...candidates]) {
@@ -150,7 +154,7 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
       rest += ` ${t[0]}`;
       s = s.slice(0, t.index);
     }
-    s = s.replace(/[.;,]\s*$/, '').trim();
+    s = s.replace(/([^\s.])[.;,]\s*$/, '$1').trim(); // a sentence's end, not `docker build .`'s context
     if (looksLikeBareCommand(s, ctx.resolves)) return { command: s, rest };
   }
   return null;
@@ -168,8 +172,42 @@ export interface CriteriaContext {
 }
 
 /** One prose line (outside fences). `raw` is undecoded; `line` is its 1-based file line. */
+/** Abbreviations whose period does not end a sentence. */
+const ABBREVIATION = /(?:^|\s|\()(?:e\.g|i\.e|etc|vs|approx|incl|cf|no|min|max)$/i;
+
+/**
+ * The sentences of a line (`cmd succeeds. cmd2 prints "x".`), split at `.`, `!` or `?` ending
+ * a word and followed by a space, outside inline code and double quotes; with inline code on
+ * the line, also at `; ` (`\`a\` shows x; \`b\` returns 0`). `docker build .`, `ls ..`, `e.g.`,
+ * `v1.2` and a period inside a quoted argument do not split.
+ */
+export function sentences(s: string, spans: Span[]): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let quoted = false;
+  let span = 0;
+  for (let i = 0; i < s.length; i++) {
+    while (span < spans.length && spans[span]!.end <= i) span++;
+    if (span < spans.length && spans[span]!.start <= i) {
+      i = spans[span]!.end - 1;
+      continue;
+    }
+    const c = s[i]!;
+    if (c === '"') quoted = !quoted;
+    if (quoted || !/\s/.test(s[i + 1] ?? '') || !/\S/.test(s.slice(i + 1))) continue;
+    const ends = /[.!?]/.test(c) && i > start && /[^\s.]/.test(s[i - 1]!) && !ABBREVIATION.test(s.slice(start, i));
+    if (ends || (c === ';' && spans.length > 0)) {
+      out.push(s.slice(start, i + 1).trim());
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start).trim());
+  return out.filter((p) => p !== '');
+}
+
+/** One prose line (outside fences). `raw` is undecoded; `line` is its 1-based file line. */
 function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criterion | null {
-  let s = raw.replace(BULLET, '').replace(CHECKBOX_ONLY, '').trim();
+  const s = raw.replace(BULLET, '').replace(CHECKBOX_ONLY, '').trim();
   if (!s || /^#{1,6}\s/.test(s) || /^[-*_=]{3,}$/.test(s) || /^<\/?[A-Za-z][^>]*>$/.test(s)) return null;
   const source = { element: ctx.element, line };
   const decodedLine = decodeEntities(s).replace(/\*\*/g, '').trim();
@@ -190,6 +228,20 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
     }
   }
 
+  // Each sentence qualifies its own commands: "`a` succeeds. `b` returns 0." runs `a` only.
+  const parts = sentences(s, s.includes('`') ? codeSpans(s) : []);
+  if (parts.length === 1) return sentenceCriterion(s, decodedLine, source, ctx);
+  const each = parts.map((p) => ({ p, c: sentenceCriterion(p, decodeEntities(p).replace(/\*\*/g, '').trim(), source, ctx, true) }));
+  const checks = each.flatMap(({ c }) => c?.checks ?? []);
+  const named = [...new Set(each.flatMap(({ c }) => c?.named ?? []))];
+  if (checks.length === 0 && named.length === 0) return sentenceCriterion(s, decodedLine, source, ctx);
+  // Manual when a sentence that checks something leaves prose, or a sentence checks nothing but says something.
+  const manual = each.some(({ p, c }) => (c && (c.checks.length > 0 || c.named.length > 0) ? c.manual : c !== null && hasNonFiller(decodeEntities(p))));
+  return { text: decodedLine, source, checks, named, manual };
+}
+
+/** The criterion of one sentence of a line (the whole line when it is one sentence). */
+function sentenceCriterion(s: string, decodedLine: string, source: { element: string; line: number }, ctx: CriteriaContext, inSentence = false): Criterion | null {
   const spans = s.includes('`') ? codeSpans(s) : [];
   const checks: Check[] = [];
   let manual = true;
@@ -215,21 +267,50 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
     remainder = decodeEntities(remainder + s.slice(last)).replace(/`/g, '');
     // "Manual smoke test: `... | cargo run` -- verify data displays correctly": a person runs it.
     const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder);
-    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || RUN_OR_SUCCESS.test(remainder));
+    // A criterion that is nothing but the command (and an aside in parentheses) asks for it to succeed.
+    const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
+    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder));
+    let held = false;
     if (acceptInline) {
       for (const span of commandSpans) {
         const single = !/\s/.test(span.content);
         if (single && hasNonFiller(remainder)) continue; // `vitest` mentioned, not run
-        checks.push({ kind: 'command_succeeds', command: span.content, source });
+        if (isLongRunning(span.content)) held = true; // a server or watcher: the author's manual step
+        else checks.push({ kind: 'command_succeeds', command: span.content, source });
       }
     }
-    manual = !acceptInline || hasNonFiller(remainder);
+    manual = !acceptInline || held || hasNonFiller(remainder);
   } else if (spans.length === 0) {
     const bare = bareCommand(decodedLine, ctx);
     if (bare && !isNeg(decodedLine)) {
-      checks.push({ kind: 'command_succeeds', command: bare.command, source });
-      remainder = bare.rest;
-      manual = hasNonFiller(bare.rest);
+      // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
+      // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
+      const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
+      if (!isLongRunning(bare.command) && !mention) {
+        checks.push({ kind: 'command_succeeds', command: bare.command, source });
+        remainder = bare.rest;
+        manual = hasNonFiller(bare.rest);
+      }
+    } else if (!bare && ctx.mode === 'verify') {
+      // "cmd passes, other-cmd opens the browser": in a <verify>, clauses at `, ` or `; `
+      // (outside quotes and parentheses), when the whole line is not one command. A clause
+      // counts only when an installed program (not a builtin or a path) with arguments is
+      // followed by words that say it succeeds (`passes`, `exits 0`).
+      const clauses = clausesOf(decodedLine);
+      if (clauses.length > 1) {
+        const rests: string[] = [];
+        for (const clause of clauses) {
+          const b = !isNegative(clause) && installedProgram(clause, ctx.resolves) ? bareCommand(clause, ctx) : null;
+          if (b && /\S\s+\S/.test(b.command) && RUN_OR_SUCCESS.test(b.rest) && !isLongRunning(b.command)) {
+            checks.push({ kind: 'command_succeeds', command: b.command, source });
+            rests.push(b.rest);
+          } else rests.push(clause);
+        }
+        if (checks.length > 0) {
+          remainder = rests.join(' ');
+          manual = hasNonFiller(remainder);
+        }
+      }
     }
   }
 
@@ -303,7 +384,11 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
     const script = ctx.mode !== 'manual' && SHELL_LANGS.has(fence.lang) ? fenceScript(fence.body, fence.lang, ctx.resolves ?? NO_PROGRAMS) : null;
     if (script) {
       const source = { element: ctx.element, line: script.line };
-      out.push({ text: script.script, source, checks: [{ kind: 'command_succeeds', command: script.script, source }], named: [], manual: false });
+      // A server or watcher, or comments that expect failure or no output (`# must be empty`):
+      // the author's steps to follow by hand, not one script that must exit 0.
+      const comments = script.script.match(/(?:^|\s)#.*$/gm) ?? [];
+      if (isLongRunning(script.script) || comments.some((c) => EXPECTS_NOTHING.test(c))) out.push({ text: script.script, source, checks: [], named: [], manual: true });
+      else out.push({ text: script.script, source, checks: [{ kind: 'command_succeeds', command: script.script, source }], named: [], manual: false });
     }
     fence = null;
   };
@@ -328,6 +413,45 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
 function installedProgram(line: string, resolves: ProgramResolver | undefined): boolean {
   const first = firstProgram(line);
   return first !== null && !SHELL_BUILTINS.has(first.program) && programResolves(first.program, first.args.length > 0, resolves ?? NO_PROGRAMS);
+}
+
+type QuoteState = '"' | "'" | null;
+
+/** The quote still open at the end of a shell line that starts inside `state` (a `#` comment ends the line). */
+function quoteAfter(line: string, state: QuoteState): QuoteState {
+  let q = state;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (q === null) {
+      if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return null;
+      if (c === '\\') i++;
+      else if (c === '"' || c === "'") q = c;
+    } else if (q === '"' && c === '\\') i++;
+    else if (c === q) q = null;
+  }
+  return q;
+}
+
+/** A line's clauses at `, ` and `; ` outside quotes and parentheses. */
+function clausesOf(line: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if ((c === ',' || c === ';') && depth === 0 && /\s/.test(line[i + 1] ?? '')) {
+      out.push(line.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(line.slice(start).trim());
+  return out.filter((c) => c !== '');
 }
 
 /** Heredoc terminators opened on a line (`<<'PY'`, `<<-EOF`, `<< "END"`). */
@@ -360,11 +484,18 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
     const out: Criterion[] = [];
     const script: string[] = [];
     let open: string[] = [];
+    let quote: QuoteState = null;
     for (const [i, l] of body.entries()) {
       const t = l.trim();
       if (open.length > 0) {
         script.push(l);
         if (t === open[0]) open = open.slice(1);
+        continue;
+      }
+      if (quote !== null) {
+        // Inside a quoted argument that spans lines (`python -c "` ... `"`): script, whatever it reads like.
+        script.push(l);
+        quote = quoteAfter(l, quote);
         continue;
       }
       const continued = i > 0 && /(?:\\|&&|\|\||\|)\s*$/.test(body[i - 1]!.trim());
@@ -376,13 +507,16 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
       }
       script.push(l);
       open.push(...heredocs(l));
+      quote = quoteAfter(l, null);
     }
     const runnable = script.join('\n').trim();
     if (runnable && looksLikeExplicitCommand(runnable, ctx.resolves)) {
       let skip = 0;
       while (script[skip]!.trim() === '') skip++;
       const src = { element: ctx.element, line: at + skip };
-      out.unshift({ text: runnable, source: src, checks: [{ kind: 'command_succeeds', command: runnable, source: src }], named: [], manual: false });
+      // A server in the foreground would hold the loop until the timeout: shown, not run.
+      if (isLongRunning(runnable)) out.unshift({ text: runnable, source: src, checks: [], named: [], manual: true });
+      else out.unshift({ text: runnable, source: src, checks: [{ kind: 'command_succeeds', command: runnable, source: src }], named: [], manual: false });
     } else if (runnable) {
       const c = lineCriterion(runnable, at, { ...ctx, mode: 'verify' });
       if (c) out.unshift(c);

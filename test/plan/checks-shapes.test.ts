@@ -1,0 +1,114 @@
+/**
+ * Shapes of plan text found while scoring the reader on unseen real plans (the plans are
+ * not in the repository; every line here is written for the test). Precision first: a
+ * server, a fill-in, or prose must never run; a command the author wrote must run as written.
+ */
+import { describe, expect, it } from 'vitest';
+import { automatedCriteria, criteriaFromRange, type CriteriaMode } from '../../src/plan/criteria.js';
+import { isLongRunning, looksLikeBareCommand } from '../../src/plan/command-like.js';
+import { lineIndex } from '../../src/plan/lines.js';
+import { planFromText } from '../../src/plan/read.js';
+import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { DEV_MACHINE } from './machine.js';
+
+function checksOf(text: string, mode: CriteriaMode = 'verify'): string[] {
+  return criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'verify', mode, resolves: DEV_MACHINE }).flatMap((c) =>
+    c.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : k.kind)),
+  );
+}
+const auto = (text: string) => automatedCriteria(text, 0, text.length, { lines: lineIndex(text), element: 'automated', mode: 'verify', resolves: DEV_MACHINE });
+
+describe('servers, watchers and local URLs are manual steps, not checks', () => {
+  it('recognises a long-running process by the words after the program', () => {
+    for (const cmd of ['npm run dev', 'pnpm dev', 'yarn start', 'npx vite preview', 'python manage.py runserver', 'npm run db:studio', 'npm run tauri dev', 'cd web && npm run start:dev && sleep 5 && curl -s localhost:4000', 'npx tsc --watch', 'curl http://localhost:3000/health', 'curl -s 127.0.0.1:8000/api | jq .']) {
+      expect(isLongRunning(cmd), cmd).toBe(true);
+    }
+    for (const cmd of ['npm run build', 'docker build -t api-server:test .', 'cd dev && npm test', 'grep -q "start" src/a.ts', 'npm run dev > /tmp/log 2>&1 & sleep 3 && curl -s http://localhost:5173', 'docker compose up -d && sleep 5 && curl -s http://localhost:8080/ok', 'npm test 2>&1 | tail -5', 'DB_URL=postgres://localhost:5432/app pytest tests/']) {
+      expect(isLongRunning(cmd), cmd).toBe(false);
+    }
+  });
+
+  it('drops them from inline code, bare lines, <automated> and fences, and keeps the rest of the line', () => {
+    expect(checksOf('- `npm run dev` starts without errors')).toEqual([]);
+    expect(checksOf('npm run lint passes, npm run dev shows the home page')).toEqual(['npm run lint']);
+    expect(checksOf('`curl -s http://localhost:3000/api/items` returns JSON')).toEqual([]);
+    expect(auto('cd api && npm run start:dev && sleep 5 && curl -sf http://localhost:4000/docs').flatMap((c) => c.checks)).toEqual([]);
+    expect(auto('cd api && npm run start:dev && sleep 5 && curl -sf http://localhost:4000/docs')[0]!.manual).toBe(true);
+    expect(checksOf(['```bash', 'npm run build', 'npm run dev', '# open the page on a phone', '```'].join('\n'))).toEqual([]);
+    expect(checksOf(['```bash', 'npm run build', 'npm run dev &', 'sleep 2 && curl -s http://localhost:5173 | grep -q root', '```'].join('\n'))).toHaveLength(1);
+  });
+
+  it('a task whose only check is a server is skipped, not looped', () => {
+    const plan = ['---', 'phase: 01-web', 'plan: 01', 'type: execute', 'autonomous: true', '---', '<tasks>', '<task type="auto">', '  <name>Scaffold the app</name>', '  <action>Create the app.</action>', '  <verify>`pnpm dev` serves the start page</verify>', '  <done>The app runs.</done>', '</task>', '</tasks>'].join('\n');
+    const p = planFromText(plan, 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} });
+    expect(p.tasks[0]!.decision).toBe('skip');
+  });
+});
+
+describe('one line, several sentences or clauses', () => {
+  it('reads each sentence on its own: its commands and what it says about them', () => {
+    expect(checksOf('python -c "import app.settings" succeeds (with API_KEY set). python -c "from app import main; print(main.NAME)" prints "demo".')).toEqual([
+      'python -c "import app.settings"',
+      'python -c "from app import main; print(main.NAME)"',
+    ]);
+    expect(checksOf('go build ./... succeeds. `node bin/cli.js --help` lists the new flag.')).toEqual(['go build ./...', 'node bin/cli.js --help']);
+    expect(checksOf('- `grep "pnpm" NOTES.md` returns matches; `grep "yarn" NOTES.md` returns 0')).toEqual(['grep "pnpm" NOTES.md']);
+  });
+
+  it('does not split at `e.g.`, a build context ` .`, or a period inside quotes', () => {
+    expect(checksOf('Run: docker build -t web-app:ci .')).toEqual(['docker build -t web-app:ci .']);
+    expect(checksOf('`npm test` passes, e.g. for the parser. All green.')).toEqual(['npm test']);
+    expect(checksOf('grep -q "v1. beta" CHANGELOG.md succeeds')).toEqual(['grep -q "v1. beta" CHANGELOG.md']);
+  });
+
+  it('among other sentences, a lone program name or an unqualified command in <done> is a mention', () => {
+    expect(checksOf('Clients are created and wired. tsc passes.', 'done')).toEqual([]);
+    expect(checksOf('`src/a_test.py` exists; pytest collects 4 tests', 'done')).toEqual([]);
+    expect(checksOf('The module is added. `cargo test --doc` passes.', 'done')).toEqual(['cargo test --doc']);
+  });
+
+  it('clauses split only in <verify>, only where a program with arguments is said to pass', () => {
+    expect(checksOf('Open the editor, set active layer, close the window')).toEqual([]);
+    expect(checksOf('Manifest, cargo config, lint config in place', 'done')).toEqual([]);
+    expect(checksOf('notes/main.py app.mount("/", Static(...)) is the last line in the file', 'done')).toEqual([]);
+  });
+});
+
+describe('the command as written, without the prose around it', () => {
+  it('keeps the words of the command and drops the success words after it', () => {
+    expect(checksOf('npm install completes without errors', 'done')).toEqual(['npm install']);
+    expect(checksOf('Deps installed. cargo fmt --check clean.', 'done')).toEqual(['cargo fmt --check']);
+    expect(checksOf('`npx tsc --noEmit` still exits 0 (the config allows it)', 'done')).toEqual(['npx tsc --noEmit']);
+    expect(checksOf('Config done, npm run check green', 'verify')).toEqual(['npm run check']);
+  });
+
+  it('a colon inside quoted text is not a label', () => {
+    expect(checksOf('- .editorconfig contains "insert_final_newline": true', 'done')).toEqual([]);
+  });
+
+  it('a quoted argument spanning lines in <automated> stays in the script, whatever its lines read like', () => {
+    const script = 'cd app && python -c "\nfrom app import registry\nassert registry.ok()\nprint(\'PASS: all categories excluded by the list\')\n"';
+    expect(auto(script).flatMap((c) => c.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : '')))).toEqual([script]);
+  });
+});
+
+describe('<done> and acceptance lines that state the command succeeds', () => {
+  it('accepts a line that is only the command, or says it finds something', () => {
+    expect(checksOf("- `grep -q '\\[package\\]' Cargo.toml` (package table present)", 'done')).toEqual(["grep -q '\\[package\\]' Cargo.toml"]);
+    expect(checksOf('- `grep -r "it.todo" src/a.test.ts` returns at least 3 lines', 'done')).toEqual(['grep -r "it.todo" src/a.test.ts']);
+    expect(checksOf('- `grep -c "useAuth" src/app.tsx` returns >= 1', 'done')).toEqual(['grep -c "useAuth" src/app.tsx']);
+    expect(checksOf('- `gradle-free-tool resolve` resolves all modules without errors', 'done')).toEqual([]);
+    expect(checksOf('- `npm ci` completes without errors', 'done')).toEqual(['npm ci']);
+  });
+
+  it('still refuses expected failures: "failures", "returns 0", fence comments that expect nothing', () => {
+    expect(checksOf('`npx vitest run` must show test failures from missing modules')).toEqual([]);
+    expect(checksOf(['```bash', 'grep -r "legacy" src/  # must be empty', 'grep -n "init" src/main.py', '```'].join('\n'))).toEqual([]);
+    expect(checksOf(['```bash', 'go test ./...', '# empty input exits 0 with no output', 'echo "" | go run ./cmd/x | wc -c', '```'].join('\n'))).toHaveLength(1);
+  });
+
+  it('a bare line reads every unquoted word, past the first command', () => {
+    expect(looksLikeBareCommand('scripts/run.py main(app) is the entry point', DEV_MACHINE)).toBe(false);
+    expect(looksLikeBareCommand('cat a.txt | wc -l', DEV_MACHINE)).toBe(true);
+  });
+});
