@@ -170,7 +170,7 @@ function fromUnit(lines: Line[], unit: FailureUnit, others: FailureUnit[]): { te
 /**
  * Where the value lines of the error at `index` can be: the next 8 lines, not counting
  * stack frames (Node prints `actual:`/`expected:` after the stack), and not past the
- * next diagnostic of a compiler that reports several.
+ * next diagnostic of a compiler that reports several or the next test's status line.
  */
 function detailsEnd(lines: Line[], index: number): number {
   let budget = 8;
@@ -180,6 +180,8 @@ function detailsEnd(lines: Line[], index: number): number {
     const kind = lineKind(lines[j]!);
     if (kind === 'frame') continue;
     if (kind === 'text' && /^\S/.test(t) && lineScore(lines[j]!) >= SCORE_LOCATED) break;
+    // Nor past the next test's status line (`not ok 3 label`): the values under it are that test's.
+    if (kind === 'text' && TEST_STATUS.test(t)) break;
     budget--;
   }
   return j;
@@ -203,7 +205,7 @@ function contextAbove(lines: Line[], i: number): number {
  * and where, is a choice of its output format (`--verbose`, `-f unix`, `--output=vs7`); the
  * message is the cause.
  */
-const RULE_TAGS = /(?:(?<!\s)\s+(?:\[(?=[^\s\]]*[\d/_-])[^\s\[\]'"`]+\]|\((?=[^\s)]*[\d/_-])[^\s()'"`]+\)))+\s*$/;
+const RULE_TAGS = /(?:(?<!\s)\s+(?:\[(?=[^\s\]]*(?:[\d/_-]|[a-z][A-Z]))[^\s\[\]'"`]+\]|\((?=[^\s)]*(?:[\d/_-]|[a-z][A-Z]))[^\s()'"`]+\)))+\s*$/;
 
 function describeLine(lines: Line[], i: number): string {
   const diag = parseDiagnostic(lines, i);
@@ -220,7 +222,7 @@ const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
  * A test's status line (`✕ is low-stock (5 ms)`, `not ok 1 total of three lines`, `sums price FAILED [1]`): it names
  * WHICH test failed, not why; a later line of the same strength says why.
  */
-const TEST_STATUS = /^\s*(?:[✕✖✗×]|not ok\b(?:\s+\d+)?(?:\s+-)?)\s+\S|^\s*\w[^:]*\s(?:FAILED|FAIL)(?: \[\d+\])?$/;
+const TEST_STATUS: RegExp = /^\s*(?:[✕✖✗×]|not ok\b(?:\s+\d+)?(?:\s+-)?)\s+\S|^\s*\w[^:]*\s(?:FAILED|FAIL)(?: \[\d+\])?$/;
 
 /** Index and strength of the strongest error line (earliest on ties), or score 0. */
 function strongestLine(lines: Line[]): { index: number; score: number } {
@@ -372,7 +374,7 @@ function followUp(lines: Line[], index: number, primary: string): string {
     const t = lines[j]!.text;
     if ((body > 1 || (generic && body > 0)) && j > index + body) break;
     if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
-    if (isWrapper(t) || isTracebackStart(t)) break;
+    if (isWrapper(t) || isTracebackStart(t) || TEST_STATUS.test(t)) break;
     if (lineScore(lines[j]!) >= SCORE_LOCATED && !(colon && out.length === 0)) break;
     // The source a pointer under it marks (`...wed", "currency": 'EUR',` over `-----^`) is a
     // window on the input that starts where the tool likes: the message is after the pointer,

@@ -43,7 +43,8 @@ const WIN_PATH = /\b[A-Za-z]:\\(?:[^\\\s'"`()<>:]+\\)+([^\\\s'"`()<>:]*)/g;
 const HOST_PORT = /\b(localhost|\d{1,3}(?:\.\d{1,3}){3}|0\.0\.0\.0|\[[0-9a-fA-F:]+\])(:)\d{2,5}\b/g;
 const PORT_WORD = /\b(port)(\s*[:=#]?\s*)\d{2,5}\b/gi;
 const UUID = /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g;
-const ISO_DATETIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/g;
+// (and the compact form of report ids and file names: `20261124_082932984`, `20261124T082932`)
+const ISO_DATETIME = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])|\b(?:19|20)\d{6}[T_]\d{6}\d{0,6}(?!\w)/g;
 const SLASH_DATE = /\b\d{4}\/\d{2}\/\d{2}\b|\b\d{2}\/\d{2}\/\d{4}\b/g;
 // (Not glued to a word's colon: `cart.tex:4:43:26:` is a position chain, not a clock.)
 const CLOCK_TIME = /(?<!\w:)\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:\s?[AP]M)?\b/g;
@@ -85,7 +86,8 @@ const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
 const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
 // Python's `tmpa1b2c3d4`, and mktemp's default `tmp.XXXXXXXXXX` (letters and digits, at least one digit or upper case).
 const TMP_NAME = /\btmp(?:(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}|(\.)(?=[A-Za-z0-9]*[\dA-Z])[A-Za-z0-9]{6,})\b/g;
-const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b/g;
+// (also a report's attribute without a unit: JUnit XML's `time="1.490218"`)
+const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b|(?<=\b(?:time|duration|elapsed)=["']?)\d+(?:\.\d+)?/g;
 const SIZE = /\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB|bytes)\b/g;
 const PID = /\b(pid|PID|Pid|process|Process)(\s*[:=#]?\s*)\d+\b/g;
 const THREAD_ID = /(thread '[^']*')\s*\(\d+\)/g;

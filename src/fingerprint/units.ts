@@ -30,7 +30,7 @@ const BLOCK_END = /^\s*(?:failures|Failures|FAILURES|Summary of all failing test
 const MAX_BLOCK = 150;
 
 /** A value line worth keeping next to a message: `Expected: "a"`, `left: 4100`, `symbol: variable x`, `but got: 1199`, `Reason: {badmatch,1199}`. */
-export const VALUE_LINE = /^\s*(?:#\s*)?(?:but\s+)?(?:Expected|Received|Actual|Got|expected|received|actual|got|left|right|Left|Right|symbol|found|required|want|wanted|Rejected to value|Resolved to value|Difference|Diff|Thrown|was|Reason)\b[^:\n]{0,24}:\s*\S/;
+export const VALUE_LINE = /^\s*(?:#\s*)?(?:but\s+)?(?:(?:Expected|Received|Actual|Got|expected|received|actual|got|left|right|Left|Right|symbol|found|required|want|wanted|Rejected to value|Resolved to value|Difference|Diff|Thrown|was|Reason)\b[^:\n]{0,24}:\s*\S|[Ee]xpected\s[^:\n]{1,40}?\b(?:got|was|received|actual|found)\s+\S)/;
 /**
  * A value label alone on its line, the value indented on the next (doctest `Expected:` /
  * `Got:`, TAP diagnostics `#   got:`).
