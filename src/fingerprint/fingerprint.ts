@@ -201,16 +201,21 @@ function contextAbove(lines: Line[], i: number): number {
 
 /**
  * Rule tags closing a diagnostic (`(W117)`, `[readability/todo] [2]`, `[Error/eslint(no-debugger)]`,
- * `(no-unused-vars)`): an id with a digit, `/`, `_` or `-`, in brackets. Whether a tool prints them,
- * and where, is a choice of its output format (`--verbose`, `-f unix`, `--output=vs7`); the
- * message is the cause.
+ * `(no-unused-vars)`, `[arrayIndexOutOfBounds]`): an id with letters and a digit, `/`, `_` or `-`,
+ * or in camelCase, in brackets. Whether a tool prints them, and where, is a choice of its output format
+ * (`--verbose`, `-f unix`, `--output=vs7`); the message is the cause. (A class in PascalCase,
+ * Ruby's `(NoMethodError)`, is the error's kind and stays.)
  */
-const RULE_TAGS = /(?:(?<!\s)\s+(?:\[(?=[^\s\]]*(?:[\d/_-]|[a-z][A-Z]))[^\s\[\]'"`]+\]|\((?=[^\s)]*(?:[\d/_-]|[a-z][A-Z]))[^\s()'"`]+\)))+\s*$/;
+// (a number in brackets, cpplint's confidence `[2]`, only after a tag: alone it is a value, `[1,2]`)
+const RULE_TAGS =
+  /(?<!\s)\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\))(?:\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\)|\[\d+\]))*\s*$/;
 
 function describeLine(lines: Line[], i: number): string {
   const diag = parseDiagnostic(lines, i);
   const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.replace(CARET_MESSAGE, '').trim();
-  return stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, ''))).replace(RULE_TAGS, '');
+  const text = stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
+  // (a value line's brackets are its value: `expected: [a-b]`)
+  return VALUE_LINE.test(text) ? text : text.replace(RULE_TAGS, '');
 }
 
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */

@@ -220,11 +220,11 @@ export function headerFile(lines: Line[], i: number): string | null {
 /** Renders a diagnostic the same way whatever the tool's layout (`--pretty` or not). */
 export function renderDiagnostic(d: Diagnostic): string {
   const head = d.file ? `${basename(d.file)}: ` : '';
-  // Error codes (TS2345, E0308, CS0103) sit with the severity; rule names (no-unused-vars) go last.
+  // Error codes (TS2345, E0308, CS0103) sit with the severity; a rule name (no-unused-vars, semi)
+  // is left out: whether a linter prints it is a choice of its format, as for a rule tag.
   const isCode = d.code !== null && /^[A-Z]{0,5}\d+$/.test(d.code);
   const sev = d.severity ? `${d.severity}${isCode ? ` ${d.code}` : ''}: ` : isCode ? `${d.code}: ` : '';
-  const rule = d.code !== null && !isCode ? ` (${d.code})` : '';
-  return `${head}${sev}${d.message}${rule}`;
+  return `${head}${sev}${d.message}`;
 }
 
 function indentOf(text: string): number {

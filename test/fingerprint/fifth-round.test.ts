@@ -42,6 +42,11 @@ describe('what a format adds around the same diagnostic', () => {
     expect(fp('src/cart.lua:13: bad argument #1 to insert (table)\n')).toContain('(table)');
     // Two rules of the same message still differ by the message's specifics.
     expect(fp("src/a.js:1:1: 'x' is not defined. (W117)\n")).not.toBe(fp("src/a.js:1:1: 'y' is not defined. (W117)\n"));
+    // A list of values is no tag, nor a value line's brackets.
+    expect(fp('cart.hs:5: total failed: expected [1,2,3]\n')).toContain('[1,2,3]');
+    expect(core('FAIL: total\nexpected: [a-b]\n')).toContain('[a-b]');
+    // The class closing a Ruby error is its kind, not a rule tag.
+    expect(fp("cart.rb:5:in 'total': undefined method '+' for nil (NoMethodError)\n")).toContain('(NoMethodError)');
   });
 });
 

@@ -53,8 +53,8 @@ describe('ralf fingerprint gives the cause-bearing line (issue 17 examples)', ()
       expect(r.exitCode, String(r.stderr)).toBe(0);
       return (JSON.parse(String(r.stdout)) as { failing_units: string[] }).failing_units;
     };
-    expect(await units('stylelint/invalid-hex/v1-base.txt')).toEqual(['site.css: error: Invalid hex color "#fffff" (color-no-invalid-hex)']);
-    expect(await units('stylelint/unknown-property/v4-extra.txt')).toEqual(['site.css: error: Unknown property "colr" (property-no-unknown)']);
+    expect(await units('stylelint/invalid-hex/v1-base.txt')).toEqual(['site.css: error: Invalid hex color "#fffff"']);
+    expect(await units('stylelint/unknown-property/v4-extra.txt')).toEqual(['site.css: error: Unknown property "colr"']);
   });
 
   it('biome with forced colour (an escape per character, OSC 8 links) gives what plain output gives', async () => {
