@@ -5,8 +5,7 @@ import { describeCheck } from './describe.js';
 import { isFileCheck, runFileCheck } from './file-checks.js';
 import { runCommand } from './run-command.js';
 import { judgeCommand } from './judge.js';
-import { skippedTests } from './skip-count.js';
-import { testsRun } from './test-count.js';
+import { summaryCounts } from './summary-counts.js';
 import { oneShot } from './one-shot.js';
 import { pipelineWarnings, readGrepFiltersAsMeant } from '../plan/pipelines.js';
 import { readUserTextIfExists } from '../fs/read-user-text.js';
@@ -174,9 +173,7 @@ async function runOne(
   // These notes head the output, so the handoff, the fingerprint and a person all see why.
   const prefix = judgedNotes.map((n) => `[ralf] ${n}\n`).join('');
   const notes = [...judgedNotes, ...pipelineWarnings(check.command)];
-  const tests = ran ? testsRun(outcome.output) : null;
-  // A summary that counts tests and names no skip skipped none (pytest's `3 failed`).
-  const skips = ran ? (skippedTests(outcome.output) ?? (tests !== null ? 0 : null)) : null;
+  const { tests_run: tests, skipped_tests: skips } = ran ? summaryCounts(outcome.output) : { tests_run: null, skipped_tests: null };
   return {
     index,
     kind: check.kind,

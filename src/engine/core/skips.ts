@@ -2,7 +2,7 @@
  * Tests skipped or deleted during the loop. A test the agent marks skipped (or todo, pending,
  * xfail) or deletes verifies nothing, and a green run that got there that way is work the
  * checks did not verify. Test runners count their tests and skips in their summary
- * (src/verify/skip-count.ts, test-count.ts); a check that now skips more tests than where the
+ * (src/verify/summary-counts.ts); a check that now skips more tests than where the
  * loop started, or runs fewer tests than it did earlier in the loop, is named in the verify
  * answer, the iteration and the Loop Report, and while it passes it is **held as failing**
  * (`holdWeakened`): the loop never passes on it. A human who meant the change resets the loop

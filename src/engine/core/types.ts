@@ -59,9 +59,9 @@ export interface CheckResult {
   failing_tests?: string[];
   /** What the check runner changed or judged beyond the exit status (watch mode off, <fails_when>, a silent green, a masking pipeline). */
   notes?: string[];
-  /** The skipped tests the run's own summary counts (src/verify/skip-count.ts); absent when it states none. */
+  /** The skipped tests the run's own summary counts (src/verify/summary-counts.ts); absent when it states none. */
   skipped_tests?: number;
-  /** The tests the run's own summary says ran (src/verify/test-count.ts); absent when it states none. */
+  /** The tests the run's own summary says ran (src/verify/summary-counts.ts); absent when it states none. */
   tests_run?: number;
   /** Output lines that read as one of `failing_tests` (core/unit-lines.ts): how often the failures occur. */
   unit_lines?: number;
