@@ -197,9 +197,20 @@ export function isProjectPath(text: string): boolean {
 /**
  * Subcommand and script words that name a process meant to keep running: a development
  * server, a watcher, a database browser (`dev`, `start`, `serve`, `watch`, `studio`, `preview`,
- * `runserver`; also as a part of a script name, `start:dev`, `dev:web`, `serve-docs`).
+ * `runserver`). A script name of parts (`start:dev`, `db:studio`, `build:server`) is one when
+ * any part is `watch`, its first part is such a word, or its last part is (not `server`) after a
+ * first part that is not a one-shot verb: `build:dev` and `build:server` build, `db:studio` serves.
  */
-const LONG_RUNNING_WORD = /^(?:[a-z0-9]+[:-])?(?:dev|start|serve|server|watch|studio|preview|runserver)(?:[:-][a-z0-9]+)?$/i;
+const LONG_RUNNING_PARTS = new Set(['dev', 'start', 'serve', 'server', 'watch', 'studio', 'preview', 'runserver']);
+const ONE_SHOT_PARTS = new Set(['build', 'test', 'lint', 'check', 'compile', 'typecheck', 'format', 'generate', 'deploy', 'migrate']);
+function longRunningWord(word: string): boolean {
+  if (!/^[a-z0-9]+(?:[:-][a-z0-9]+){0,2}$/i.test(word)) return false;
+  const parts = word.toLowerCase().split(/[:-]/);
+  const last = parts[parts.length - 1]!;
+  return parts.includes('watch') || LONG_RUNNING_PARTS.has(parts[0]!) || (last !== 'server' && LONG_RUNNING_PARTS.has(last) && !ONE_SHOT_PARTS.has(parts[0]!));
+}
+/** Flags that make such a command run once (`convex dev --once`). */
+const RUN_ONCE_FLAG = /^--(?:once|no-watch|watch=false)$/;
 /** Words that hand over to a script or subcommand named by the next word (`npm run dev`, `x exec serve`). */
 const RUNNER_WORDS = new Set(['run', 'exec', 'x', 'dlx']);
 /** A URL on this machine (`http://localhost/...`, `localhost:3000`): something must already be listening there. */
@@ -214,7 +225,8 @@ const LOCAL_URL = /(?:\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])
  * that cleans up after itself, and runs.
  *
  * Only the shape of the words is read: the first words after the program, before any flag
- * (after a runner word such as `run`), unquoted, one of LONG_RUNNING_WORD; or a `--watch` flag.
+ * (after a runner word such as `run`), unquoted, a longRunningWord, unless a flag says it runs
+ * once (`--once`); or a `--watch` flag.
  */
 export function isLongRunning(script: string): boolean {
   const unquoted = script
@@ -240,7 +252,7 @@ export function isLongRunning(script: string): boolean {
       const firstFlag = words.findIndex((w, k) => k > 0 && w.startsWith('-'));
       const lead = words.slice(1, firstFlag === -1 ? undefined : firstFlag);
       const look = RUNNER_WORDS.has(lead[0] ?? '') ? lead.slice(1, 3) : lead.slice(0, 2);
-      if (look.some((w) => LONG_RUNNING_WORD.test(w))) return true;
+      if (look.some(longRunningWord) && !words.some((w) => RUN_ONCE_FLAG.test(w))) return true;
     }
   }
   if (background) return false;

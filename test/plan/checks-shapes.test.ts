@@ -20,10 +20,10 @@ const auto = (text: string) => automatedCriteria(text, 0, text.length, { lines: 
 
 describe('servers, watchers and local URLs are manual steps, not checks', () => {
   it('recognises a long-running process by the words after the program', () => {
-    for (const cmd of ['npm run dev', 'pnpm dev', 'yarn start', 'npx vite preview', 'python manage.py runserver', 'npm run db:studio', 'npm run tauri dev', 'cd web && npm run start:dev && sleep 5 && curl -s localhost:4000', 'npx tsc --watch', 'curl http://localhost:3000/health', 'curl -s 127.0.0.1:8000/api | jq .']) {
+    for (const cmd of ['npm run dev', 'pnpm dev', 'yarn start', 'npx vite preview', 'python manage.py runserver', 'npm run db:studio', 'npm run tauri dev', 'cd web && npm run start:dev && sleep 5 && curl -s localhost:4000', 'npx tsc --watch', 'npm run test:watch', 'npm run dev:web', 'curl http://localhost:3000/health', 'curl -s 127.0.0.1:8000/api | jq .']) {
       expect(isLongRunning(cmd), cmd).toBe(true);
     }
-    for (const cmd of ['npm run build', 'docker build -t api-server:test .', 'cd dev && npm test', 'grep -q "start" src/a.ts', 'npm run dev > /tmp/log 2>&1 & sleep 3 && curl -s http://localhost:5173', 'docker compose up -d && sleep 5 && curl -s http://localhost:8080/ok', 'npm test 2>&1 | tail -5', 'DB_URL=postgres://localhost:5432/app pytest tests/']) {
+    for (const cmd of ['npm run build', 'docker build -t api-server:test .', 'cd dev && npm test', 'grep -q "start" src/a.ts', 'npm run dev > /tmp/log 2>&1 & sleep 3 && curl -s http://localhost:5173', 'docker compose up -d && sleep 5 && curl -s http://localhost:8080/ok', 'npm test 2>&1 | tail -5', 'DB_URL=postgres://localhost:5432/app pytest tests/', 'npm run build:server', 'pnpm run build:dev', 'npx some-backend dev --once']) {
       expect(isLongRunning(cmd), cmd).toBe(false);
     }
   });
