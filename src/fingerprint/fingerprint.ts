@@ -391,8 +391,9 @@ function followUp(lines: Line[], index: number, primary: string): string {
       continue;
     }
     out.push(describeLine(lines, j));
-    // `Cannot find source file:` → the file is on the next line: follow a chain of colons.
-    if (!generic && endsWithColon(t) && want < 3) want++;
+    // `Cannot find source file:` → the file is on the next line: follow a chain of colons. A
+    // label is never the last line kept (`Expected:` over `(number) 1200`): its value follows.
+    if (endsWithColon(t) && (generic ? out.length === want : want < 3)) want++;
   }
   if (pointed) out.push(pointed);
   return out.join(' ; ');

@@ -96,3 +96,12 @@ describe('values of a report that change on every run', () => {
     expect(normalizeValues('order 20261124 failed at step 3')).toBe('order 20261124 failed at step 3');
   });
 });
+
+describe('a label is never the last thing kept', () => {
+  it('the value under a label closing the follow-up is kept too (`Expected:` over `(number) 1200`)', () => {
+    const busted = (expected: number) =>
+      `Failure -> spec/cart_spec.lua @ 4\ncart totals three lines\nspec/cart_spec.lua:5: Expected objects to be equal.\nPassed in:\n(number) 1300\nExpected:\n(number) ${expected}\n`;
+    expect(core(busted(1200))).toBe('cart_spec.lua: Expected objects to be equal. | Passed in: ; (number) 1300 ; Expected: ; (number) 1200');
+    expect(core(busted(1250))).not.toBe(core(busted(1200)));
+  });
+});
