@@ -200,22 +200,26 @@ function contextAbove(lines: Line[], i: number): number {
 }
 
 /**
- * Rule tags closing a diagnostic (`(W117)`, `[readability/todo] [2]`, `[Error/eslint(no-debugger)]`,
- * `(no-unused-vars)`, `[arrayIndexOutOfBounds]`): an id with letters and a digit, `/`, `_` or `-`,
- * or in camelCase, in brackets. Whether a tool prints them, and where, is a choice of its output format
- * (`--verbose`, `-f unix`, `--output=vs7`); the message is the cause. (A class in PascalCase,
- * Ruby's `(NoMethodError)`, is the error's kind and stays.)
+ * What an output format adds around a message, never the cause: rule tags closing it (`(W117)`,
+ * `[readability/todo] [2]`, `[Error/eslint(no-debugger)]`, `(no-unused-vars)`, `[arrayIndexOutOfBounds]`:
+ * an id with letters and a digit, `/`, `_` or `-`, or in camelCase, in brackets), a rule tag opening
+ * it (`[InputOutput::ProhibitTwoArgOpen] …`, `[whitespace/braces] …`: a bracketed id with `::` or `/`),
+ * and a reference sentence (`… used at line 16.  See page 207 of PBP.`, `See https://…`). Whether a
+ * tool prints them, and where, is a choice of its output format (`--verbose`, `-f unix`,
+ * `--output=vs7`); the message is the cause. (A class in PascalCase, Ruby's `(NoMethodError)`, is
+ * the error's kind and stays.)
  */
-// (a number in brackets, cpplint's confidence `[2]`, only after a tag: alone it is a value, `[1,2]`)
-const RULE_TAGS =
-  /(?<!\s)\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\))(?:\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\)|\[\d+\]))*\s*$/;
+// (a number in brackets, cpplint's confidence `[2]`, only after a tag: alone it is a value, `[1,2]`;
+// a reference only as a sentence of its own, after one that ended)
+const FORMAT_ADDITIONS =
+  /^\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*(?:::|\/))[^\s\[\]'"`]+\]\s+(?=\S)|(?<=\.)\s+See\s+\S.*?(?:\.(?=\s)|$)|(?<!\s)\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\))(?:\s+(?:\[(?=[^\s\]]*[A-Za-z])(?=[^\s\]]*[\d/_-]|[a-z][^\s\]]*[A-Z])[^\s\[\]'"`]+\]|\((?=[^\s)]*[A-Za-z])(?=[^\s)]*[\d/_-]|[a-z][^\s)]*[A-Z])[^\s()'"`]+\)|\[\d+\]))*\s*$/g;
 
 function describeLine(lines: Line[], i: number): string {
   const diag = parseDiagnostic(lines, i);
   const raw = diag ? renderDiagnostic(diag) : lines[i]!.text.replace(CARET_MESSAGE, '').trim();
   const text = stripLogPrefix(normalizeValues(raw.replace(/^E\s+/, '')));
   // (a value line's brackets are its value: `expected: [a-b]`)
-  return VALUE_LINE.test(text) ? text : text.replace(RULE_TAGS, '');
+  return VALUE_LINE.test(text) ? text : text.replace(FORMAT_ADDITIONS, '');
 }
 
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
@@ -583,7 +587,8 @@ function diagnosticUnits(lines: Line[]): string[] {
     const rendered = renderDiagnostic(diag);
     if (seen.has(rendered)) continue;
     seen.add(rendered);
-    out.add(unitText(rendered));
+    // (as the fingerprint reads it: with or without the format's rule tags, one unit)
+    out.add(unitText(rendered).replace(FORMAT_ADDITIONS, ''));
   }
   return [...out];
 }
