@@ -9,6 +9,8 @@ export interface FileChange {
   path: string;
   /** The old path of a rename. */
   old_path?: string;
+  /** The mode after the change (`120000`: a symlink), where the diff read it. */
+  new_mode?: string;
 }
 
 /**
@@ -106,15 +108,16 @@ export async function treeDiff(root: string, fromTree: string, toTree: string): 
     const letter = (fieldsOfMeta[4] ?? 'M')[0];
     const blob = fieldsOfMeta[3] ?? '';
     const newBlob = letter === 'D' || /^0+$/.test(blob) ? '' : blob;
+    const mode = { new_mode: fieldsOfMeta[1] ?? '' };
     if (letter === 'R' || letter === 'C') {
       const oldPath = fields[i++] ?? '';
       const newPath = fields[i++] ?? '';
       const record = `${meta}\0${oldPath}\0${newPath}`;
-      entries.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath, record, new_blob: newBlob } : { status: 'A', path: newPath, record, new_blob: newBlob });
+      entries.push(letter === 'R' ? { status: 'R', path: newPath, old_path: oldPath, record, new_blob: newBlob, ...mode } : { status: 'A', path: newPath, record, new_blob: newBlob, ...mode });
       continue;
     }
     const path = fields[i++] ?? '';
-    entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}`, new_blob: newBlob });
+    entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}`, new_blob: newBlob, ...mode });
   }
   return entries;
 }

@@ -1,5 +1,6 @@
 import { runGit } from './run-git.js';
-import { changedFiles, type FileChange } from './diff.js';
+import { posix } from 'node:path';
+import { treeDiff, type FileChange } from './diff.js';
 import { addedDependencies, manifestKind } from './manifests.js';
 import { isDeclared } from './path-match.js';
 
@@ -13,7 +14,7 @@ export interface Rule4Input {
   taskFiles: string[];
   /** Other paths the plan declares (e.g. frontmatter `files_modified`). */
   declaredFiles?: string[];
-  /** `changedFiles(root, fromTree, toTree)` when the caller has it already (saves a git process). */
+  /** `treeDiff(root, fromTree, toTree)` when the caller has it already (saves a git process). */
   changes?: FileChange[];
 }
 
@@ -54,7 +55,11 @@ async function blobText(root: string, tree: string, path: string): Promise<strin
  *  (a) dependencies added to a package manifest (package.json, composer.json,
  *      requirements*.txt, pyproject.toml, Pipfile, Cargo.toml, go.mod, Gemfile);
  *  (b) new migration files, and added or changed schema files;
- *  (c) files deleted (or renamed away) outside the task's `<files>`.
+ *  (c) files deleted (or renamed away) outside the task's `<files>`;
+ *  (d) symlinks made (or a file replaced with one) that point out of the project: an absolute
+ *      target or one above the project root. The checks read through it, so they pass on a file
+ *      the project does not hold, and a restore or a commit would hand git a link to somewhere
+ *      else on this machine; declared or not, that is for a human to decide.
  * A path covered by `taskFiles`/`declaredFiles` (exact, directory prefix or simple
  * glob) is allowed. Lockfiles are never findings by themselves.
  */
@@ -62,7 +67,7 @@ export async function rule4Findings(input: Rule4Input): Promise<string[]> {
   const { root, fromTree, toTree } = input;
   const declared = [...input.taskFiles, ...(input.declaredFiles ?? [])];
   const allowed = (path: string) => isDeclared(path, declared, root);
-  const changes = input.changes ?? (await changedFiles(root, fromTree, toTree));
+  const changes = input.changes ?? (await treeDiff(root, fromTree, toTree));
   const findings: string[] = [];
 
   for (const change of changes) {
@@ -73,6 +78,10 @@ export async function rule4Findings(input: Rule4Input): Promise<string[]> {
     } else if (change.status !== 'D' && isSchemaPath(change.path) && !allowed(change.path)) {
       findings.push(`${added ? 'new schema file' : 'schema file changed'}: ${change.path}`);
     }
+    if (change.status !== 'D' && change.new_mode === SYMLINK_MODE) {
+      const target = await blobText(root, toTree, change.path);
+      if (target !== null && pointsOutside(change.path, target)) findings.push(`symlink pointing out of the project: ${change.path} -> ${target}`);
+    }
     if (change.status === 'D' && !allowed(change.path)) {
       findings.push(`deleted file outside the task's <files>: ${change.path}`);
     } else if (change.status === 'R' && change.old_path && !allowed(change.old_path)) {
@@ -80,6 +89,15 @@ export async function rule4Findings(input: Rule4Input): Promise<string[]> {
     }
   }
   return [...new Set(findings)].sort();
+}
+
+const SYMLINK_MODE = '120000';
+
+/** Whether a link at `path` (relative to the project root) with `target` leads out of the project. */
+export function pointsOutside(path: string, target: string): boolean {
+  if (posix.isAbsolute(target) || /^[A-Za-z]:[\\/]/.test(target)) return true;
+  const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+  return resolved === '..' || resolved.startsWith('../');
 }
 
 async function manifestFindings(

@@ -52,8 +52,10 @@ export interface TaskDiff {
 export async function taskDiff(input: TaskDiffInput): Promise<TaskDiff> {
   const { root, fromTree, toTree } = input;
   const entries = withoutIgnored(await treeDiff(root, fromTree, toTree), input.ignore, root, [...input.taskFiles, ...input.declaredFiles]);
-  const changes = entries.map(({ record: _record, new_blob: _blob, ...change }) => change);
-  const findings = await rule4Findings({ root, fromTree, toTree, taskFiles: input.taskFiles, declaredFiles: input.declaredFiles, changes });
+  const withModes = entries.map(({ record: _record, new_blob: _blob, ...change }) => change);
+  const changes = withModes.map(({ new_mode: _mode, ...change }) => change);
+  // The guard reads the modes (a symlink out of the project); callers get paths and statuses.
+  const findings = await rule4Findings({ root, fromTree, toTree, taskFiles: input.taskFiles, declaredFiles: input.declaredFiles, changes: withModes });
   return { diffHash: progressKey(entries), changes, findings };
 }
 

@@ -16,9 +16,10 @@
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { EngineDeps } from '../engine/shell/deps.js';
 import { isFinal } from '../engine/core/loop-state.js';
-import { approveCommand, deferCommand, resetCommand } from '../engine/core/commands.js';
+import { approveCommand, deferCommand, resetCommand, shellWord } from '../engine/core/commands.js';
 import { loopOf } from '../engine/core/find-loop.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
+import { isBundled } from '../bundle/require-bundle.js';
 import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
 import type { LoopState, PlanState, StopReason } from '../engine/core/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
@@ -461,7 +462,19 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         tokens += attempt.tokens;
         // Measured whatever happened (even Ctrl-C): these are the paths this task may restore or commit.
         const changed = await touchesOf(plan).after(n, before);
-        if (attempt.kind === 'aborted') return interrupted(plan, n, name);
+        if (attempt.kind === 'aborted') {
+          // An interrupted iteration never counts and was never verified: its half-made edits
+          // are put back (kept under an attempt ref), as a timed-out one's are and as the next
+          // run does after a kill -9; the plan-level loop restores nothing (docs/RUN.md).
+          if (before && n !== null) {
+            try {
+              emitRevert(plan, n, 'iteration', await touchesOf(plan).revertIteration(n, before, changed), `interrupted: iteration ${iteration} was cut short`);
+            } catch (err) {
+              emitRaw({ type: 'warning', message: `could not restore the files of the interrupted iteration: ${(err as Error).message.split('\n')[0]}` });
+            }
+          }
+          return interrupted(plan, n, name);
+        }
         if (attempt.kind === 'agent_failed' && attempt.reason === 'permission') {
           // A hard failure of this task (the environment refuses its work): stop it now, with the reason, instead of using up its iterations.
           const reason = attempt.detail;
@@ -658,7 +671,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     } catch (err) {
       emitRaw({ type: 'warning', message: `could not record the interrupt: ${(err as Error).message}` });
     }
-    const detail = cause === 'stop_flag' ? '.planning/ralf/STOP is present: state saved; remove it and run again to resume' : `state saved; run \`${commandInvocation()} run\` again to resume`;
+    const detail = cause === 'stop_flag' ? '.planning/ralf/STOP is present: state saved; remove it and run again to resume' : `state saved; run \`${runAgainCommand()}\` again to resume`;
     return finish(plan, n, name, { outcome: 'interrupted', stop_reason: 'interrupted', iterations, commit: null, halt: { outcome: 'interrupted', reason: cause === 'stop_flag' ? 'stop_flag' : 'interrupted', detail } }, null, detail);
   }
 
@@ -773,6 +786,16 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   function rel(p: string): string {
     return p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
   }
+}
+
+/**
+ * This very `ralf run` command line, to run again where it was typed (its target, agent and
+ * flags: a bare `ralf run` has no target and fails). In-process callers (tests) have no command
+ * line of ours: `ralf run`.
+ */
+function runAgainCommand(): string {
+  const args = isBundled ? process.argv.slice(2) : ['run'];
+  return [commandInvocation(), ...args.map(shellWord)].join(' ');
 }
 
 /** Agent failures the user must fix before running again (bad --agent, no credentials): exit 2. */

@@ -10,6 +10,9 @@
  * `.planning/ralf/` is never committed or restored.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { restoreTree } from '../git/restore.js';
 import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
@@ -101,6 +104,88 @@ export async function commitPaths(root: string, changes: PathChange[], message: 
   // The user's index: these paths now match the commit (everything else stays as it was).
   await runGit(['reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: root, input: `${files.map(literalPathspec).join('\0')}\0` }).catch(() => undefined);
   return { sha, files };
+}
+
+/** A path left out of a task's commit, and why (the agent's change stays in the working tree). */
+export interface LeftOut {
+  path: string;
+  reason: string;
+}
+
+const REGULAR = new Set(['100644', '100755']);
+
+/**
+ * The agent's part of each change, ready to commit on top of HEAD. `old_*` is what the path held
+ * before the agent first changed it; where that differs from HEAD, the user had uncommitted work
+ * in the file, which must not ride into the agent's commit. A text file is then committed as
+ * HEAD plus the agent's edit only (a three-way merge: the agent's version without the user's
+ * edits), and the user's edits stay in the working tree, uncommitted. When the two cannot be told
+ * apart (they overlap, a file is binary or not a regular file, or HEAD lacks the file: the user's
+ * own new file) the path is left out of the commit and named.
+ */
+export async function withoutUserEdits(root: string, changes: PathChange[]): Promise<{ changes: PathChange[]; left: LeftOut[] }> {
+  if (changes.length === 0) return { changes, left: [] };
+  const atHead = await headEntries(root, changes.map((c) => c.path));
+  const out: PathChange[] = [];
+  const left: LeftOut[] = [];
+  let scratch: string | null = null;
+  try {
+    for (const c of changes) {
+      const head = atHead.get(c.path) ?? { mode: ABSENT_MODE, blob: '' };
+      if (head.mode === c.old_mode && (c.old_mode === ABSENT_MODE || head.blob === c.old_blob)) {
+        out.push(c);
+        continue;
+      }
+      // The agent deleted the file: its change is the deletion, whatever the user had in it.
+      if (c.new_mode === ABSENT_MODE && head.mode !== ABSENT_MODE) {
+        out.push(c);
+        continue;
+      }
+      if (head.mode === ABSENT_MODE || c.old_mode === ABSENT_MODE) {
+        left.push({ path: c.path, reason: head.mode === ABSENT_MODE ? 'the file is not committed (your uncommitted file); the agent edited it' : 'you had deleted it (uncommitted) and the agent wrote it again' });
+        continue;
+      }
+      if (!REGULAR.has(head.mode) || !REGULAR.has(c.old_mode) || !REGULAR.has(c.new_mode)) {
+        left.push({ path: c.path, reason: 'it had uncommitted changes before the agent edited it, and it is not a regular file on every side' });
+        continue;
+      }
+      scratch ??= mkdtempSync(join(tmpdir(), 'ralf-merge-'));
+      const file = async (name: string, blob: string) => {
+        const path = join(scratch!, name);
+        writeFileSync(path, (await runGit(['cat-file', 'blob', blob], { cwd: root })).stdout);
+        return path;
+      };
+      const agent = await file('agent', c.new_blob);
+      const before = await file('before', c.old_blob);
+      const committed = await file('head', head.blob);
+      // `merge-file -p <agent> <before> <head>`: the agent's version with before → HEAD applied,
+      // i.e. the user's uncommitted edits taken out. Exit 0: clean; > 0: conflicts; < 0: binary.
+      const merged = await runGit(['merge-file', '-p', '-q', agent, before, committed], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
+      if (merged.code !== 0) {
+        left.push({ path: c.path, reason: 'the agent edited lines next to your uncommitted changes in it, so the two cannot be told apart' });
+        continue;
+      }
+      const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
+      out.push({ ...c, new_blob: blob });
+    }
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+  return { changes: out, left };
+}
+
+/** Each path's mode and blob at HEAD (absent paths, or no HEAD yet: not in the map). */
+async function headEntries(root: string, paths: string[]): Promise<Map<string, { mode: string; blob: string }>> {
+  const out = new Map<string, { mode: string; blob: string }>();
+  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  if (!head) return out;
+  const r = await runGit(['ls-tree', '-z', head, '--', ...paths.map(literalPathspec)], { cwd: root });
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    // `<mode> <type> <blob>\t<path>`
+    const m = /^(\d+) \w+ ([0-9a-f]+)\t([\s\S]*)$/.exec(rec);
+    if (m) out.set(m[3]!, { mode: m[1]!, blob: m[2]! });
+  }
+  return out;
 }
 
 export interface RevertResult {

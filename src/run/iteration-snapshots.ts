@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { processAlive } from '../fs/process-alive.js';
 import { gitText, runGit } from '../git/run-git.js';
-import { attemptRefName, commitPaths, pathChanges, restorePaths, snapshot, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
+import { attemptRefName, commitPaths, pathChanges, restorePaths, snapshot, withoutUserEdits, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
 import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
 
@@ -160,8 +160,10 @@ export class IterationSnapshots {
       await this.forget(task);
       return null;
     }
-    // Committed as they are now: the entry's HEAD side comes from HEAD, not from the base.
-    const c = await commitPaths(this.root, changes.map((ch) => ({ ...ch })), message, timeoutMs);
+    // Committed as the agent left them, without what the user had uncommitted in them before.
+    const own = await withoutUserEdits(this.root, changes);
+    for (const l of own.left) this.warn(`${l.path} is not in the commit of ${task === null ? 'the plan-level loop' : `task ${task}`}: ${l.reason}. The agent's change is in the working tree; commit it yourself.`);
+    const c = await commitPaths(this.root, own.changes, message, timeoutMs);
     await this.forget(task);
     return c;
   }

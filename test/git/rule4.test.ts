@@ -1,7 +1,7 @@
-import { rmSync, renameSync } from 'node:fs';
+import { rmSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rule4Findings } from '../../src/git/rule4.js';
+import { pointsOutside, rule4Findings } from '../../src/git/rule4.js';
 import { snapshotWorkingTree } from '../../src/git/snapshot.js';
 import { commitAll, makeRepo, write } from './helpers.js';
 
@@ -121,6 +121,22 @@ describe('rule4Findings', () => {
       "deleted file outside the task's <files>: lib/util.ts (renamed to lib2/util.ts)",
     ]);
     expect(await t.findings(['src/**', 'docs/*.md', 'lib/util.ts'])).toEqual([]);
+  });
+
+  it('flags a symlink made or a file replaced by one when it points out of the project, declared or not; a link inside is ordinary', async () => {
+    const t = await setup({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
+    rmSync(join(t.root, 'src/a.ts'));
+    symlinkSync('/etc/hostname', join(t.root, 'src/a.ts'));
+    symlinkSync('../../outside/c.ts', join(t.root, 'src/c.ts'));
+    symlinkSync('../README.md', join(t.root, 'src/readme.md'));
+    symlinkSync('b.ts', join(t.root, 'src/d.ts'));
+    expect(await t.findings(['src/**'])).toEqual([
+      'symlink pointing out of the project: src/a.ts -> /etc/hostname',
+      'symlink pointing out of the project: src/c.ts -> ../../outside/c.ts',
+    ]);
+    expect(pointsOutside('a/b/link', '../../x')).toBe(false);
+    expect(pointsOutside('a/b/link', '../../../x')).toBe(true);
+    expect(pointsOutside('link', 'C:\\x')).toBe(true);
   });
 
   it('compares against a commit too, and ignores the loop state', async () => {

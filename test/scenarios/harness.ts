@@ -7,7 +7,7 @@
  *   retry+  retry, progress      retry-  retry, no progress
  *   pass    stop:<stop_reason>   confirm
  */
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../helpers/cli.js';
 import { runRalf, TempRepo } from '../engine/project.js';
@@ -47,6 +47,28 @@ export interface Verified {
   word: string;
 }
 
+/** One call of the scripted agent: a change to the model and/or other files. */
+export interface AgentEdit {
+  code?: Partial<Code>;
+  suite?: Partial<Suite>;
+  /** More files written (paths → content), after the model's. */
+  write?: Record<string, string>;
+  remove?: string[];
+  /** Symlinks made (path → target), replacing what is there. */
+  symlink?: Record<string, string>;
+  /** Works this long after its edit before it answers. */
+  sleep_ms?: number;
+  /** Answers BLOCKED with this reason instead of DONE. */
+  blocked?: string;
+}
+
+export interface AgentRun {
+  code: number | undefined;
+  events: any[];
+  stdout: string;
+  stderr: string;
+}
+
 export function word(json: any): string {
   if (!json) return 'no-json';
   if (json.verdict === 'retry') return json.progress ? 'retry+' : 'retry-';
@@ -60,6 +82,7 @@ export class Scenario extends TempRepo {
   private written = new Set<string>();
   readonly trail: string[] = [];
   readonly results: Verified[] = [];
+  private runs = 0;
 
   constructor(readonly runner: Runner, opts: ScenarioOptions) {
     super(`ralf-scn-${runner.id.replace(/\W+/g, '-')}-`);
@@ -76,6 +99,9 @@ export class Scenario extends TempRepo {
     if (runner.ignore.includes('node_modules')) symlinkSync(join(repoRoot, 'node_modules'), join(this.dir, 'node_modules'));
     this.sync();
     this.commitAll();
+    // The user's identity, as any repo someone commits in has (ralf run commits passed tasks).
+    this.git('config', 'user.name', 'Scenario User');
+    this.git('config', 'user.email', 'user@example.invalid');
   }
 
   /** The agent's edit: a change to the code and/or the tests; files are rewritten only where they changed. */
@@ -105,7 +131,7 @@ export class Scenario extends TempRepo {
     return super.env(this.runner.env);
   }
 
-  async ralf(args: string[]) {
+  ralf(args: string[]) {
     return runRalf(args, { cwd: this.dir, env: this.env() });
   }
 
@@ -136,27 +162,56 @@ export class Scenario extends TempRepo {
 
   /**
    * `ralf run <PLAN> --json` with a scripted agent (agents/step-agent.mjs) that makes one of
-   * `edits` per call and always claims it is done. Returns the run's exit code and events.
+   * `edits` per call and always claims it is done (or says it is blocked). An edit changes the
+   * model (code, suite) and may also write, remove or symlink other files, or work for a while
+   * (`sleep_ms`). `interruptAt`: SIGINT to `ralf run` once that iteration's agent started.
+   * Returns the run's exit code, events and output.
    */
-  async runAgent(edits: Array<{ code?: Partial<Code>; suite?: Partial<Suite> }>): Promise<{ code: number | undefined; events: any[] }> {
+  async runAgent(edits: AgentEdit[], opts: { args?: string[]; interruptAt?: number } = {}): Promise<AgentRun> {
     // The edits as the files each one leaves, computed from the model without touching the tree.
     let code = this.code;
     let suite = this.suite;
     let before = new Set(this.written);
+    let previous: Record<string, string> = { ...this.runner.source(code), ...this.runner.tests(suite) };
     const steps = edits.map((e) => {
       if (e.code) code = { ...code, ...e.code, values: { ...code.values, ...e.code.values } };
       if (e.suite) suite = { ...suite, ...e.suite };
       const files = { ...this.runner.source(code), ...this.runner.tests(suite) };
-      const step = { write: files, remove: [...before].filter((f) => !(f in files)) };
+      // Only the files this edit changes are written (an idle call writes nothing, not even through a link).
+      const changed = Object.fromEntries(Object.entries(files).filter(([f, c]) => previous[f] !== c));
+      previous = files;
+      const step = { write: { ...changed, ...e.write }, remove: [...[...before].filter((f) => !(f in files)), ...(e.remove ?? [])], symlink: e.symlink, sleep_ms: e.sleep_ms, blocked: e.blocked };
       before = new Set(Object.keys(files));
       return step;
     });
-    const stepsFile = join(this.home, 'agent-steps.json');
+    const stepsFile = join(this.home, `agent-steps-${this.runs++}.json`);
     writeFileSync(stepsFile, JSON.stringify(steps));
     const agent = `node ${JSON.stringify(join(repoRoot, 'test', 'scenarios', 'agents', 'step-agent.mjs'))} ${JSON.stringify(stepsFile)} {prompt}`;
-    const r = await this.ralf(['run', PLAN, '--agent', agent, '--json']);
-    const events = String(r.stdout).split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
-    return { code: r.exitCode, events };
+    const child = this.ralf(['run', PLAN, '--agent', agent, '--json', ...(opts.args ?? [])]);
+    if (opts.interruptAt !== undefined) {
+      let buffered = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        for (const line of buffered.split('\n').slice(0, -1)) {
+          if (line.includes('"agent_start"') && JSON.parse(line).iteration === opts.interruptAt) {
+            // Once that agent made its edits (step-agent.mjs marks it) and works on.
+            const marked = () => existsSync(`${stepsFile}.working`) && Number(readFileSync(`${stepsFile}.working`, 'utf8')) === opts.interruptAt;
+            const poll = setInterval(() => {
+              if (marked()) {
+                clearInterval(poll);
+                child.kill('SIGINT');
+              }
+            }, 25);
+            void child.finally(() => clearInterval(poll)).catch(() => undefined);
+          }
+        }
+        buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
+      });
+    }
+    const r = await child;
+    const stdout = String(r.stdout);
+    const events = stdout.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
+    return { code: r.exitCode, events, stdout, stderr: String(r.stderr) };
   }
 
   /** What the last verify printed, for a failing assertion's message. */
