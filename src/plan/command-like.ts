@@ -31,7 +31,8 @@ export const SHELL_BUILTINS = new Set(
 const STOPWORDS = new Set(
   `a an the to that this these those should must will would can could may is are was were be been being it its and or but
   with without for from of in on at by as into onto when where which who whom what why how
-  shows show showing displays display returns return prints print outputs appears appear
+  shows show showing displays display returns return prints print outputs appears appear matches contains includes equals
+  passes succeeds exits completes works compiles starts
   confirm confirms confirmed verify verifies verified ensure ensures sure each every no not only also see visit navigate manually
   user users browser page screen app button click clicks`.split(/\s+/),
 );
@@ -221,8 +222,9 @@ const LOCAL_URL = /(?:\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])
  * `manage.py runserver`, `vite --watch`, `pnpm start:dev && curl ...`), or talk to a local
  * server that nothing before it starts (`curl http://localhost:3000` first)? As a check either
  * would hang until the timeout or fail whatever the code does: it is the author's manual
- * step, not a pass/fail command. A server started in the background (`... &`) is a script
- * that cleans up after itself, and runs.
+ * step, not a pass/fail command. A server started in the background (`... &`) and then talked
+ * to (`... & sleep 3 && curl ...`) runs; a script that ENDS with a command sent to the background
+ * (`uvicorn app:app --port 8000 &`) only starts it: its status is always 0 and verifies nothing.
  *
  * Only the shape of the words is read: the first words after the program, before any flag
  * (after a runner word such as `run`), unquoted, a longRunningWord, unless a flag says it runs
@@ -234,16 +236,21 @@ export function isLongRunning(script: string): boolean {
     .replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, 'Q')
     .replace(/\d*>&\d*-?|&>>?/g, '>'); // `2>&1`, `&>log` redirect; they do not background
   let background = false;
+  // Whether the last command of the script runs in the background: nothing after it waits for it
+  // or reads what it serves, so the script's status is always 0 and the process outlives the check.
+  let endsInBackground = false;
   for (const line of unquoted.split('\n')) {
     const code = line.replace(/(^|\s)#.*$/, '$1');
     const parts = code.split(/(&&|\|\||;|\|&?|&)/);
     for (let i = 0; i < parts.length; i += 2) {
-      const seg = parts[i]!.trim();
+      const seg = parts[i]!.replace(/^[\s()]+|[\s()]+$/g, '');
       if (!seg) continue;
       if (parts[i + 1] === '&') {
         background = true;
+        endsInBackground = true;
         continue;
       }
+      endsInBackground = false;
       const words = seg.split(/\s+/);
       while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
       if (words.length < 2 || SHELL_BUILTINS.has(words[0]!)) continue; // `cd dev` is a directory
@@ -255,6 +262,7 @@ export function isLongRunning(script: string): boolean {
       if (look.some(longRunningWord) && !words.some((w) => RUN_ONCE_FLAG.test(w))) return true;
     }
   }
+  if (endsInBackground) return true;
   if (background) return false;
   // The first command that is not a builtin (`cd`, `sleep`) talks to the local server: nothing
   // before it started one (`docker compose up -d && curl localhost:8000` starts its own).

@@ -43,6 +43,13 @@ const EXPECTS_NOTHING = /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fa
 const RUN_OR_SUCCESS =
   /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
+/**
+ * What is said of a command that starts a process meant to keep running (`starts without errors`,
+ * `boots`, `launches the app`, `listens on 8000`, `opens in the browser`): a server or an app the
+ * author runs by hand, whatever its name. Not `starts with`: that is about its output.
+ */
+const STARTS = /\b(?:starts?|started|boots?|booted|launch(?:es|ed)?|listens?|listening|serves?|serving)\b(?!\s+with\b)|\bopens?\s+(?:a|the|in)\b|\bis\s+(?:running|up|listening)\b/i;
+
 const TRAILING_SUCCESS =
   /(?:\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
 
@@ -124,17 +131,34 @@ function isNegative(text: string): boolean {
   return NEGATIVE.test(text.replace(NOT_NEGATIVE, ' '));
 }
 
+/**
+ * A word that starts what a bare line says about its command (`shows`, `matches`, `passes all
+ * tests`): the command's own words end before it. Third-person forms only, which CLIs do not take
+ * as plain arguments (`make build`, `npm test` keep theirs).
+ */
+const QUALIFIER_VERB = /\s+(?:shows?|returns?|prints?|outputs?|lists?|displays?|reports?|matches|contains|includes|equals|passes|succeeds|exits|completes|works|compiles|starts)(?=\s|[.,;:]?$)/;
+
+const SUCCESS_VERB = /^\s+(?:passes|succeeds|exits|completes|works|compiles)$/;
+
 /** Candidate command spellings of a bare line: `Label: cmd`, `Run cmd`, `cmd passes`. */
 function bareCommand(line: string, ctx: CriteriaContext): { command: string; rest: string } | null {
   const candidates: Array<{ s: string; label: string }> = [{ s: line, label: '' }];
   // A label holds no quotes: in `.prettierrc contains "semi": true` the colon is the quoted text's.
   const label = /^([^:`$|&;"']{1,80}):\s+(.+)$/.exec(line);
   if (label) candidates.push({ s: label[2]!, label: label[1]! });
-  // `grep -c X file shows 3+ matches`: the command, then what its output should say.
+  // `grep -c X file shows 3+ matches`, `grep "k = " f matches 'k = "3"'`, `npx vitest run passes all
+  // tests`: the command, then what its output or status should be. The verb is found outside
+  // quotes, so a quoted argument (`grep "returns" f`) stays whole.
   for (const c of [...candidates]) {
-    const output = /\s+(?:shows?|returns?|prints?|outputs?|lists?|displays?|reports?)\s+/.exec(c.s);
+    const output = QUALIFIER_VERB.exec(c.s.replace(/"[^"]*"|'[^']*'/g, (q) => 'Q'.repeat(q.length)));
+    if (!output || output.index === 0) continue;
+    const said = c.s.slice(output.index);
     // Only with arguments: `sum(2, 3) returns 5` and `ls returns nothing` are prose about values.
-    if (output && output.index > 0 && /\S\s+\S/.test(c.s.slice(0, output.index).trim())) candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${c.s.slice(output.index)}` });
+    if (!/\S\s+\S/.test(c.s.slice(0, output.index).trim())) continue;
+    // A success verb says nothing more than "it succeeds" (`passes all tests`, `exits 0 with no
+    // errors`); `pip install completes for the new dependencies` names what the command leaves out.
+    if (SUCCESS_VERB.test(output[0]) && hasNonFiller(said.replace(/\b(?:exit|code|status)\s+0\b/gi, ''))) continue;
+    candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${said}` });
   }
   for (const c of candidates) {
     let s = c.s.trim();
@@ -270,12 +294,14 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     // A criterion that is nothing but the command (and an aside in parentheses) asks for it to succeed.
     const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
     const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder));
+    // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
+    const startsSomething = STARTS.test(remainder);
     let held = false;
     if (acceptInline) {
       for (const span of commandSpans) {
         const single = !/\s/.test(span.content);
         if (single && hasNonFiller(remainder)) continue; // `vitest` mentioned, not run
-        if (isLongRunning(span.content)) held = true; // a server or watcher: the author's manual step
+        if (isLongRunning(span.content) || startsSomething) held = true; // a server or watcher: the author's manual step
         else checks.push({ kind: 'command_succeeds', command: span.content, source });
       }
     }
@@ -286,7 +312,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
-      if (!isLongRunning(bare.command) && !mention) {
+      if (!isLongRunning(bare.command) && !STARTS.test(bare.rest) && !mention) {
         checks.push({ kind: 'command_succeeds', command: bare.command, source });
         remainder = bare.rest;
         manual = hasNonFiller(bare.rest);
@@ -301,7 +327,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
         const rests: string[] = [];
         for (const clause of clauses) {
           const b = !isNegative(clause) && installedProgram(clause, ctx.resolves) ? bareCommand(clause, ctx) : null;
-          if (b && /\S\s+\S/.test(b.command) && RUN_OR_SUCCESS.test(b.rest) && !isLongRunning(b.command)) {
+          if (b && /\S\s+\S/.test(b.command) && RUN_OR_SUCCESS.test(b.rest) && !isLongRunning(b.command) && !STARTS.test(b.rest)) {
             checks.push({ kind: 'command_succeeds', command: b.command, source });
             rests.push(b.rest);
           } else rests.push(clause);
@@ -454,6 +480,22 @@ function clausesOf(line: string): string[] {
   return out.filter((c) => c !== '');
 }
 
+/**
+ * A script line that is a label and then the command (`TypeScript 编译检查: npx tsc --noEmit`,
+ * `Lint: npm run lint`): the command alone, as the author wrote it after the label. A label has no
+ * quotes or shell syntax and its first word is not a program here; the command's first word is.
+ * Anything else is returned unchanged (`echo "a: b"`, `zig build: x` stay whole).
+ */
+function withoutLabel(line: string, resolves: ProgramResolver): string {
+  const m = /^(\s*)([^:：`$|&;<>"'=(){}[\]\\]{1,80}?)[:：]\s+(\S.*)$/.exec(line);
+  if (!m) return line;
+  const label = firstProgram(m[2]!);
+  if (label === null || programResolves(label.program, label.args.length > 0, resolves)) return line;
+  const command = firstProgram(m[3]!);
+  if (command === null || !programResolves(command.program, command.args.length > 0, resolves)) return line;
+  return m[1]! + m[3]!;
+}
+
 /** Heredoc terminators opened on a line (`<<'PY'`, `<<-EOF`, `<< "END"`). */
 function heredocs(line: string): string[] {
   return [...line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][\w]*)\1/g)].map((m) => m[2]!);
@@ -505,9 +547,10 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
         script.push('');
         continue;
       }
-      script.push(l);
-      open.push(...heredocs(l));
-      quote = quoteAfter(l, null);
+      const cmd = continued ? l : withoutLabel(l, ctx.resolves ?? NO_PROGRAMS);
+      script.push(cmd);
+      open.push(...heredocs(cmd));
+      quote = quoteAfter(cmd, null);
     }
     const runnable = script.join('\n').trim();
     if (runnable && looksLikeExplicitCommand(runnable, ctx.resolves)) {

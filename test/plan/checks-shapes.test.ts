@@ -112,3 +112,49 @@ describe('<done> and acceptance lines that state the command succeeds', () => {
     expect(looksLikeBareCommand('cat a.txt | wc -l', DEV_MACHINE)).toBe(true);
   });
 });
+
+describe('a command runs exactly as written, or not at all', () => {
+  it('ends a bare command where what is said about it starts, outside quotes', () => {
+    expect(checksOf('- grep "version = " config/app.toml matches \'version = "2"\'', 'done')).toEqual(['grep "version = " config/app.toml']);
+    expect(checksOf('npx jest --ci passes all tests')).toEqual(['npx jest --ci']);
+    expect(checksOf('cargo test --workspace succeeds. npx jest --ci passes all tests.')).toEqual(['cargo test --workspace', 'npx jest --ci']);
+    expect(checksOf('go vet ./... exits 0 with no warnings', 'done')).toEqual(['go vet ./...']);
+    // A quoted argument keeps its words: the verb is looked for outside quotes.
+    expect(checksOf('grep -q "passes all" NOTES.md')).toEqual(['grep -q "passes all" NOTES.md']);
+  });
+
+  it('does not cut a command short where the words after a success verb name something it left out', () => {
+    expect(checksOf('- [ ] pip install completes for the new packages', 'done')).toEqual([]);
+    expect(checksOf('npm run build works for both targets')).toEqual([]);
+  });
+
+  it('drops a label written before the command on an <automated> line, in any script', () => {
+    const checks = (text: string) => auto(text).flatMap((c) => c.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : '')));
+    expect(checks('类型检查: npx tsc --noEmit -p web 2>&1 | head -20')).toEqual(['npx tsc --noEmit -p web 2>&1 | head -20']);
+    expect(checks('Unit tests: cargo test -p core')).toEqual(['cargo test -p core']);
+    // Not a label: quotes, a program before the colon, or no program after it.
+    expect(checks('echo "status: ok" | grep -q ok')).toEqual(['echo "status: ok" | grep -q ok']);
+    expect(checks('grep -c x: src/a.txt')).toEqual(['grep -c x: src/a.txt']);
+    expect(checks('zig build test')).toEqual(['zig build test']);
+  });
+});
+
+describe('a process that is started, not checked', () => {
+  it('a script that ends by sending a command to the background only starts it', () => {
+    for (const cmd of ['uv run uvicorn app.main:app --port 8000 &', 'cd api && PORT=9000 python serve.py &', 'npm run build && node dist/server.js &']) {
+      expect(isLongRunning(cmd), cmd).toBe(true);
+    }
+    // Started in the background and then talked to or waited for: a script that checks something.
+    for (const cmd of ['python serve.py & sleep 2 && curl -sf localhost:9000/ok', 'a.sh & b.sh & wait', 'uvicorn app:app --port 8000 &\nsleep 2\ncurl -sf http://127.0.0.1:8000/health']) {
+      expect(isLongRunning(cmd), cmd).toBe(false);
+    }
+  });
+
+  it('a command the author says starts, boots, listens or opens is a manual step, whatever its name', () => {
+    expect(checksOf('2. `uv run uvicorn app.main:app --port 8000` starts without errors', 'done')).toEqual([]);
+    expect(checksOf('- `python -m myapp.web` boots and listens on 8080')).toEqual([]);
+    expect(checksOf('flask --app hello run --debug opens in the browser')).toEqual([]);
+    // "starts with" is about its output.
+    expect(checksOf('- `head -1 CHANGELOG.md` starts with "# Changelog"')).toEqual(['head -1 CHANGELOG.md']);
+  });
+});
