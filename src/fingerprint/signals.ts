@@ -164,12 +164,14 @@ const DIAG_COLON = /^([^\s:]+):(\d+)(?:[:.](\d+))?(?:-\d+(?:\.\d+)?)?:(?!\d+\s)\
 const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
 // A severity and a rule after the position, no colon (markdownlint): `docs/a.md:6:18 error MD034/no-bare-urls Bare URL used`.
 const DIAG_SEVERITY_RULE = /^([^\s:]+):(\d+)(?::\d+)?\s+(error|warning)\s+([\w@/-]+)\s+(\S.*)$/;
-const DIAG_RUST = /^(error|warning)(?:\[([A-Z]?\d+)\])?:\s*(.*)$/;
+// (or a status glyph and a `plugin(rule):` id, the file in the box drawn under it: `✖ eslint(no-debugger): msg`
+// over `╭─[src/cart.js:4:3]`, ASCII `,-[…]`; the glyph and the id are the format's, as a rule tag is)
+const DIAG_RUST = /^(?:(error|warning)(?:\[([A-Z]?\d+)\])?:|✖(?:\s+[\w-]+\([\w@/.-]+\):)?)\s*(.*)$/;
 // Lint/compiler code first, file on a following `-->` line (ruff, newer linters): `F401 [*] msg`.
 const DIAG_CODE_FIRST = /^([A-Z]{1,5}\d{2,5})\s+(?:\[\*\]\s+)?(\S.*)$/;
-const RUST_ARROW = /^\s*-->\s*(\S+?):\d+(?::\d+)?\s*$/;
+const RUST_ARROW = /^\s*(?:-->|╭─\[|,-\[)\s*(\S+?):\d+(?::\d+)?\s*\]?\s*$/;
 
-/** The file of a `--> file:line:col` pointer right under a diagnostic (rustc, ruff). */
+/** The file of a `--> file:line:col` pointer (rustc, ruff) or a box header `╭─[file:line:col]` right under a diagnostic. */
 function arrowFile(lines: Line[], i: number): string | null {
   for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
     const a = RUST_ARROW.exec(lines[j]!.text);
@@ -189,7 +191,9 @@ export function parseDiagnostic(lines: Line[], i: number): Diagnostic | null {
   if (m) return { file: m[1]!, severity: m[4]!.toLowerCase(), code: m[5] ?? null, message: m[6]! };
   m = DIAG_RUST.exec(t);
   if (m) {
-    return { file: arrowFile(lines, i), severity: m[1]!, code: m[2] ?? null, message: m[3]! };
+    const file = arrowFile(lines, i);
+    // A glyph alone is a diagnostic only over the box naming its file (`✖ name (1ms)` is a test's status).
+    if (m[1] !== undefined || file !== null) return { file, severity: m[1] ?? null, code: m[2] ?? null, message: m[3]! };
   }
   m = DIAG_CODE_FIRST.exec(t);
   if (m) return { file: arrowFile(lines, i), severity: null, code: m[1]!, message: m[2]! };

@@ -95,11 +95,11 @@ describe('what completes a line that says little', () => {
   it('the ASCII `x` of a status glyph is the same mark as the colour `×` (oxlint)', () => {
     const ascii = "  x eslint(no-unused-vars): Variable 'cnt' is declared but never used.\n   ,-[src/cart.js:3:9]\n 3 |   const cnt = items.length;\n";
     const colour = "  \u001b[31m×\u001b[0m eslint(no-unused-vars): Variable 'cnt' is declared but never used.\n   ╭─[src/cart.js:3:9]\n 3 │   const cnt = items.length;\n";
-    expect(fp(ascii)).toBe("✖ eslint(no-unused-vars): Variable 'cnt' is declared but never used.");
+    expect(fp(ascii)).toBe("cart.js: Variable 'cnt' is declared but never used.");
     expect(fp(colour)).toBe(fp(ascii));
-    // The ASCII box around the excerpt (`,-[file:3:9]`) is the excerpt's, like `╭─[file:3:9]`.
+    // The ASCII box around the excerpt (`,-[file:3:9]`) names the file, like `╭─[file:3:9]`.
     const boxed = (line: number) => `  x eslint(no-debugger): \`debugger\` statement is not allowed\n   ,-[src/cart.js:${line}:3]\n ${line} |   debugger;\n   \`----\n`;
-    expect(fp(boxed(3))).toBe('✖ eslint(no-debugger): `debugger` statement is not allowed');
+    expect(fp(boxed(3))).toBe('cart.js: `debugger` statement is not allowed');
     expect(fp(boxed(10))).toBe(fp(boxed(3)));
   });
 });

@@ -38,3 +38,24 @@ describe('what an output format adds around a message', () => {
     expect(units(a)).toEqual(['a.c: error: unused variable ‘x’', 'a.c: error: unused variable ‘y’']);
   });
 });
+
+describe('the file of a diagnostic in the box drawn under it', () => {
+  it('a glyph and a plugin(rule) id over a box header naming the file: the file and the message, as a one-line format gives them', () => {
+    const boxed = (file: string, line: number) =>
+      `\n  × eslint(no-debugger): \`debugger\` statement is not allowed\n   ╭─[${file}:${line}:3]\n ${line - 1} │ function total() {\n ${line} │   debugger;\n   ·   ─────────\n   ╰────\n  help: Remove the debugger statement\n\nFound 0 warnings and 1 error.\n`;
+    const ascii = '\n  x eslint(no-debugger): `debugger` statement is not allowed\n   ,-[src/cart.js:4:3]\n 4 |   debugger;\n   :   ^^^^^^^^^\n   `----\n';
+    const oneLine = 'src/cart.js:4:3: `debugger` statement is not allowed [Error/eslint(no-debugger)]\n\n1 problem\n';
+    expect(fp(boxed('src/cart.js', 4))).toBe('cart.js: `debugger` statement is not allowed');
+    expect(fp(boxed('/tmp/run-2/src/cart.js', 9))).toBe(fp(boxed('src/cart.js', 4)));
+    expect(fp(ascii)).toBe(fp(boxed('src/cart.js', 4)));
+    expect(fp(oneLine)).toBe(fp(boxed('src/cart.js', 4)));
+    // Another file is another fingerprint.
+    expect(fp(boxed('src/label.js', 4))).not.toBe(fp(boxed('src/cart.js', 4)));
+  });
+
+  it('a glyph with no box under it is no diagnostic: a failing test\'s status line stays what it was', () => {
+    const spec = '✖ total of three lines (1.2ms)\n  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n  1300 !== 1200\n';
+    expect(fp(spec)).not.toContain('total of three lines:');
+    expect(fp(spec)).toContain('1300 !== 1200');
+  });
+});
