@@ -16,7 +16,7 @@
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { EngineDeps } from '../engine/shell/deps.js';
 import { isFinal } from '../engine/core/loop-state.js';
-import { approveCommand, deferCommand, resetCommand, shellWord } from '../engine/core/commands.js';
+import { approveCommand, deferCommand, resetCommand, shellWord, verifyCommand } from '../engine/core/commands.js';
 import { loopOf } from '../engine/core/find-loop.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
 import { isBundled } from '../bundle/require-bundle.js';
@@ -380,7 +380,14 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
     if (loop?.status === 'passed') {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: 'passed' });
-      return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit: memory.tasks[memoryKey]?.commit ?? null, halt: null }, null, 'passed in an earlier run');
+      // Passed outside a run (a person confirmed the manual criteria of a task a run left
+      // `unconfirmed`): the agents' change it kept is committed now, as a pass in the run would.
+      const commit = memory.tasks[memoryKey]?.commit ?? (o.commit && n !== null ? await commitTask(plan, n, name) : null);
+      if (commit !== null && memory.tasks[memoryKey]?.commit !== commit) {
+        memory.tasks[memoryKey] = { outcome: 'passed', commit, at: new Date(now()).toISOString() };
+        writeRunMemory(root, memory);
+      }
+      return finish(plan, n, name, { outcome: 'already_done', stop_reason: 'success', iterations: iterationsOf(loop), commit, halt: null }, null, 'passed in an earlier run');
     }
     if (loop && isFinal(loop)) {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
@@ -562,6 +569,11 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         // then the next run continues with it) or reverts it.
         if (v.stop_reason === 'rule4_architectural' && n !== null) {
           emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n, commandInvocation())}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n, commandInvocation())}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n, commandInvocation())}\`` });
+        } else if (v.stop_reason === 'unconfirmed' && n !== null) {
+          // Every check passes; only a person can tell whether the manual criteria hold, and
+          // they need the work in the tree to look at (and for the handoff's --done-confirmed
+          // verify to verify it, not the tree before the agent).
+          emitRaw({ type: 'warning', message: `${label(n, name)}: the checks pass and the agent's change is left in the working tree for you to check the manual done criteria: if they hold, \`${verifyCommand(rel(plan.path), n, commandInvocation())} --done-confirmed\` passes the task and the next run commits it; otherwise tell the agent what is missing and \`${resetCommand(rel(plan.path), n, commandInvocation())}\`` });
         } else await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         // A budget cut is not the item's failure: nothing is written back, the next run resumes it.

@@ -60,6 +60,8 @@ export interface AgentEdit {
   sleep_ms?: number;
   /** Answers BLOCKED with this reason instead of DONE. */
   blocked?: string;
+  /** Makes no promise at all (neither DONE nor BLOCKED). */
+  silent?: boolean;
 }
 
 export interface AgentRun {
@@ -180,7 +182,7 @@ export class Scenario extends TempRepo {
       // Only the files this edit changes are written (an idle call writes nothing, not even through a link).
       const changed = Object.fromEntries(Object.entries(files).filter(([f, c]) => previous[f] !== c));
       previous = files;
-      const step = { write: { ...changed, ...e.write }, remove: [...[...before].filter((f) => !(f in files)), ...(e.remove ?? [])], symlink: e.symlink, sleep_ms: e.sleep_ms, blocked: e.blocked };
+      const step = { write: { ...changed, ...e.write }, remove: [...[...before].filter((f) => !(f in files)), ...(e.remove ?? [])], symlink: e.symlink, sleep_ms: e.sleep_ms, blocked: e.blocked, silent: e.silent };
       before = new Set(Object.keys(files));
       return step;
     });

@@ -30,4 +30,5 @@ if (step) {
   }
 }
 if (step?.blocked) process.stdout.write(`I cannot go on.\n<ralph>BLOCKED</ralph> ${step.blocked}\n`);
+else if (step?.silent) process.stdout.write(`edited the code (step ${call + 1}).\n`);
 else process.stdout.write(`edited the code (step ${call + 1}); all tests pass now.\n<ralph>TASK_DONE</ralph>\n`);
