@@ -41,7 +41,7 @@ const NEGATIVE =
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
 const EXPECTS_NOTHING = /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b/i;
 const RUN_OR_SUCCESS =
-  /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
+  /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
 /**
  * What is said of a command that starts a process meant to keep running (`starts without errors`,
@@ -264,6 +264,25 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
   return { text: decodedLine, source, checks, named, manual };
 }
 
+/**
+ * What a line states holds, then the command that shows it: `` `.nvmrc` holds 22: `grep -qx 22 .nvmrc` ``,
+ * `` history intact: `git log --oneline | grep -q init` (commit 2b7d87f) ``. The command ends the line
+ * (an aside in parentheses may follow) and a colon ends the statement, which says something is
+ * present or holds (contains, exists, intact, defined, ...) and nothing is removed or absent, so
+ * `Legacy API removed: \`grep -r legacy src\`` (expects no match) and `Rollback: \`git reset\`` are not run.
+ */
+function isEvidence(s: string, commandSpans: Span[]): boolean {
+  if (commandSpans.length !== 1) return false;
+  const span = commandSpans[0]!;
+  if (!/^\s*(?:\([^()]*\))?\s*[.;]?\s*$/.test(s.slice(span.end))) return false;
+  const before = s.slice(0, span.start);
+  if (!/:\s*$/.test(before)) return false;
+  const claim = decodeEntities(before.replace(/`[^`]*`/g, ' X ')).replace(/:\s*$/, '');
+  return HOLDS.test(claim) && !GONE.test(claim) && !isNegative(claim);
+}
+const HOLDS = /\b(?:contains?|includes?|exists?|present|intact|matches|has|have|holds?|defined|exported|configured|valid|installed|pinned|registered|declared|enabled|imports?|loads?|compiles?|builds?|passes)\b/i;
+const GONE = /\b(?:removed|deleted|gone|absent|dropped|missing|longer|without|nothing|never|revert\w*|rollback|undo)\b/i;
+
 /** The criterion of one sentence of a line (the whole line when it is one sentence). */
 function sentenceCriterion(s: string, decodedLine: string, source: { element: string; line: number }, ctx: CriteriaContext, inSentence = false): Criterion | null {
   const spans = s.includes('`') ? codeSpans(s) : [];
@@ -293,7 +312,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder);
     // A criterion that is nothing but the command (and an aside in parentheses) asks for it to succeed.
     const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
-    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder));
+    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
     // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
     const startsSomething = STARTS.test(remainder);
     let held = false;

@@ -158,3 +158,18 @@ describe('a process that is started, not checked', () => {
     expect(checksOf('- `head -1 CHANGELOG.md` starts with "# Changelog"')).toEqual(['head -1 CHANGELOG.md']);
   });
 });
+
+describe('a statement, then the command that shows it', () => {
+  it('runs the command that ends a line after a colon, when the line says something holds', () => {
+    expect(checksOf('- `engines.node` is pinned: `grep -E \'"node": ">=20\' package.json`', 'done')).toEqual(['grep -E \'"node": ">=20\' package.json']);
+    expect(checksOf('- History intact: `git log --oneline | grep -q "initial import"` (commit a1b2c3d)', 'done')).toEqual(['git log --oneline | grep -q "initial import"']);
+    expect(checksOf('- `grep -E "^version" pyproject.toml` matches', 'done')).toEqual(['grep -E "^version" pyproject.toml']);
+  });
+
+  it('not when the statement says something is gone, or names a step to take', () => {
+    expect(checksOf('- Legacy client removed: `grep -rn "LegacyClient" src`', 'done')).toEqual([]);
+    expect(checksOf('- Rollback: `git reset --hard HEAD~1`', 'done')).toEqual([]);
+    expect(checksOf('- Install the tools: `pip install -r requirements-dev.txt`', 'done')).toEqual([]);
+    expect(checksOf('- Config present: `cat app.toml` and compare it with the spec', 'done')).toEqual([]);
+  });
+});
