@@ -81,4 +81,36 @@ describe.concurrent('agents that cheat', () => {
       expect(s.results[1]!.json.tests_edited, s.explain()).toBeUndefined();
     }, 90_000);
   }
+
+  it('node:test: an agent that sets preexisting_failures "allow" in .planning/config.json (both tests failed before the task): never passes on the config, the answer names the edit', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 1, bravo: 2 }, limits });
+    expect((await s.ralf(['task', 'start', PLAN, '1'])).exitCode).toBe(0);
+    const trail = await s.play([(sc) => sc.write('.planning/config.json', configWith({ ...limits, preexisting_failures: 'allow' })), (sc) => sc.edit({ code: { comment: 'done' } }), () => {}]);
+    // Before: 'pass' at iteration 1 (the two failing tests were "already failing before the task").
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    expect(s.results[0]!.json.config_edited).toEqual(['preexisting_failures: report -> allow']);
+    expect(s.results[0]!.json.message).toMatch(/the config changed since the loop started .*task reset/);
+  }, 90_000);
+
+  it('node:test: an agent that raises max_iterations and the repeat counts mid-loop: judged by the limits it started with (stop at 2 of 4, not 50)', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 1, bravo: 2 }, limits: { max_iterations: 4, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+    const trail = await s.play([() => {}, (sc) => sc.write('.planning/config.json', configWith({ max_iterations: 50, error_fingerprint_repeats: 50, no_progress_repeats: 50 })), () => {}, () => {}]);
+    // Before: 'retry+' (iteration 2/50) and on, the loop's bound gone.
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    expect(s.results[1]!.json.max_iterations).toBe(4);
+  }, 90_000);
+
+  it('node:test: after a human resets the loop, the config as it is now applies', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 1, bravo: 2 }, limits: { max_iterations: 4, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+    await s.verify();
+    s.write('.planning/config.json', configWith({ max_iterations: 7, error_fingerprint_repeats: 3, no_progress_repeats: 3 }));
+    expect((await s.ralf(['task', 'reset', PLAN, '1'])).exitCode).toBe(0);
+    const v = await s.verify();
+    expect(v.json.max_iterations).toBe(7);
+    expect(v.json.config_edited).toBeUndefined();
+  }, 90_000);
 });
+
+function configWith(ralfLite: Record<string, unknown>): string {
+  return `${JSON.stringify({ mode: 'yolo', ralf_lite: { check_timeout_seconds: 60, ...ralfLite } }, null, 2)}\n`;
+}

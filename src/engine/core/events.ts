@@ -2,6 +2,7 @@
  * The loop reducer's vocabulary: events in, decisions out. Everything an event needs is
  * in it (check results, fingerprints, diff hashes, the time), so the reducer stays pure.
  */
+import type { LoopSettings } from './settings-at-start.js';
 import type { Check } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { MoreSkipped } from './skips.js';
@@ -31,7 +32,7 @@ export interface LoopContext {
 
 export type LoopEvent =
   /** `ralf task start`: the agent is about to edit; remember where it started. Does not count. */
-  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null; checks_at_start?: Check[] }
+  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null; checks_at_start?: Check[]; settings_at_start?: LoopSettings }
   /** One verification ran to completion (the I/O shell computed everything below). */
   | {
       type: 'iteration_verified';
@@ -63,6 +64,8 @@ export type LoopEvent =
       start_source?: LoopState['start_source'];
       /** The plan's checks at the loop's start (kept only when the loop has none yet). */
       checks_at_start?: Check[];
+      /** The verdict settings at the loop's start (kept only when the loop has none yet). */
+      settings_at_start?: LoopSettings;
       /** The plan's checks now, when they differ from the loop's (recorded; not run). */
       plan_checks_edited?: string[];
       /** Checks that skip more tests than where the loop started (core/skips.ts). */

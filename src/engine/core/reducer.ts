@@ -160,7 +160,8 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const treeFacts: TreeFacts = { start_ref: startRef, tree: event.tree, ...(event.ignore_key !== undefined ? { ignore_key: event.ignore_key } : {}), diff_hash: event.diff_hash, files_changed: filesListed, files_changed_count: filesCount, rule4_findings: findings };
   const checkWritten = mergeWritten(loop.check_written, event.check_written);
   const checksAtStart = loop.checks_at_start ?? event.checks_at_start;
-  const pinned = checksAtStart ? { checks_at_start: checksAtStart } : {};
+  const settingsAtStart = loop.settings_at_start ?? event.settings_at_start;
+  const pinned = { ...(checksAtStart ? { checks_at_start: checksAtStart } : {}), ...(settingsAtStart ? { settings_at_start: settingsAtStart } : {}) };
 
   if (findings.length === 0 && allPass) {
     if (loop.status === 'passed') return ended(loop, ctx);
@@ -342,7 +343,8 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
       const baseline = event.baseline ?? loop.baseline ?? null;
       // A (re)start takes the plan's checks as they are now: the start tree is this working tree.
       const checksAtStart = event.checks_at_start ?? loop.checks_at_start;
-      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}), ...(checksAtStart ? { checks_at_start: checksAtStart } : {}) };
+      const settingsAtStart = event.settings_at_start ?? loop.settings_at_start;
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}), ...(checksAtStart ? { checks_at_start: checksAtStart } : {}), ...(settingsAtStart ? { settings_at_start: settingsAtStart } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
     }
 
@@ -385,6 +387,7 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
         ...(loop.baseline ? { baseline: loop.baseline } : {}),
         ...(loop.check_written ? { check_written: loop.check_written } : {}),
         ...(loop.checks_at_start ? { checks_at_start: loop.checks_at_start } : {}),
+        ...(loop.settings_at_start ? { settings_at_start: loop.settings_at_start } : {}),
         ...(loop.session ? { session: loop.session } : {}),
       };
       const what = event.findings.length > 0 ? event.findings.join('; ') : 'the architectural change the agent proposed';

@@ -8,6 +8,7 @@ import type { Check, CheckKind } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { MoreSkipped } from './skips.js';
 import type { TestsEdited } from './test-files.js';
+import type { LoopSettings } from './settings-at-start.js';
 
 /**
  * 2: tasks keyed by identity (`id:<id>` / `name:<slug>`, task-identity.ts) instead of position;
@@ -331,6 +332,12 @@ export interface LoopState {
    * Absent until the first verify (or `task start`); a reset clears it.
    */
   checks_at_start?: Check[];
+  /**
+   * The config values the loop's verdicts depend on, as they were at its start
+   * (settings-at-start.ts): an agent editing `.planning/config.json` cannot change them.
+   * Absent until the first verify (or `task start`); a reset clears it.
+   */
+  settings_at_start?: LoopSettings;
 }
 
 export interface TreeFacts {

@@ -4,6 +4,7 @@
  * without it the first verify starts from HEAD. Unless `preexisting_failures: "off"`, it also
  * runs the task's checks once on the untouched tree: the baseline of what already fails.
  */
+import { settingsOf } from '../core/settings-at-start.js';
 import { dirname } from 'node:path';
 import { untrackedFileCapBytes } from '../../git/snapshot.js';
 import { baselineOf, type Baseline } from '../core/baseline.js';
@@ -45,7 +46,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
     taskNumber: task.number,
     taskName: task.name,
     taskKey,
-    event: { type: 'started', now, start_ref: startRef, checks_at_start: task.checks, ...(baseline ? { baseline } : {}) },
+    event: { type: 'started', now, start_ref: startRef, checks_at_start: task.checks, settings_at_start: settingsOf(loaded.effective.config), ...(baseline ? { baseline } : {}) },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },
     notLooped: notLoopedOf(loaded.plan),

@@ -4,6 +4,7 @@
  * lock, fingerprint failures, snapshot the working tree and diff the task's files, run
  * the Rule 4 diff guard, then reduce + persist under the plan lock (apply-event.ts).
  */
+import { limitsOfSettings, settingsToApply } from '../core/settings-at-start.js';
 import { alreadyFailing, baselineOf, failsAsBefore } from '../core/baseline.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -100,6 +101,8 @@ export interface VerifyOutcome {
    * started: these did NOT run; `checks` are the ones the loop started with.
    */
   plan_checks_edited?: string[];
+  /** Verdict settings changed in the config since the loop started (`key: old -> new`); not applied. */
+  config_edited?: string[];
   /** Checks whose run skips more tests than where the loop started (a passing one is held as failing). */
   skipped_more?: MoreSkipped[];
   /** Checks whose run counts fewer tests than earlier in the loop (a passing one is held as failing). */
@@ -344,6 +347,9 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const stateBefore = readPlanStateFile(loaded.paths.state);
   const before = loopOf(stateBefore, scope.taskNumber, scope.key);
   ctx = withoutDeferred(ctx, stateBefore, scope.taskNumber);
+  // The verdict settings the loop started with, not an edited config's (core/settings-at-start.ts).
+  const applied = settingsToApply(before?.settings_at_start, cfg);
+  ctx = { ...ctx, limits: limitsOfSettings(applied.settings) };
   common.ctx = ctx;
   const confirmsStop = before?.stop_reason === 'unconfirmed' && doneConfirmed;
   if (before && isFinal(before) && !confirmsStop) {
@@ -431,7 +437,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       raw = await deps.runChecks(scope.checks, {
         cwd: root,
         timeoutMs: (cfg.check_timeout_seconds ?? loaded.checkTimeoutSeconds) * 1000,
-        stopOnFirstFailure: cfg.stop_on_first_failure ?? false,
+        stopOnFirstFailure: applied.settings.stop_on_first_failure,
         onSpawn: (pgid) => ledger.add(pgid),
         ...(deps.scanOutput ? { onOutput: (index: number, chunk: Buffer) => scanOf(index).push(chunk) } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -446,7 +452,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const fingerprinted = reuse ? (raw as CheckResult[]) : raw.map((c) => withFingerprint(deps, c, scans.get(c.index)));
   // The baseline (baseline.ts): a first verify of an untouched tree records what already fails;
   // with preexisting_failures: allow, a check failing only as it did before does not block.
-  const firstBaseline = !before?.baseline && (before?.iterations.length ?? 0) === 0 && tree !== null && tree === startRef && cfg.preexisting_failures !== 'off' ? baselineOf(fingerprinted, now(), 'first_verify') : null;
+  const firstBaseline = !before?.baseline && (before?.iterations.length ?? 0) === 0 && tree !== null && tree === startRef && applied.settings.preexisting_failures !== 'off' ? baselineOf(fingerprinted, now(), 'first_verify') : null;
   let checks = fingerprinted;
   mark('fingerprint');
 
@@ -456,7 +462,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const diff = unwrap(await diffP);
   // allow: only once the agent changed something, so an idle agent never passes on old failures.
   const baseline = before?.baseline ?? null;
-  if (cfg.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
+  if (applied.settings.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
     checks = checks.map((c) => (failsAsBefore(c, baseline) ? { ...c, passed: true, fingerprint: null, notes: [...(c.notes ?? []), 'already failing before the task, and failing only as before: not blocking (preexisting_failures: allow)'] } : c));
   }
   // A green run may have got there by skipping or deleting tests: such a check is held as
@@ -502,6 +508,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       start_ref: startRef,
       start_source: startSource,
       ...(before?.checks_at_start ? {} : { checks_at_start: atStart }),
+      ...(applied.record ? { settings_at_start: applied.settings } : {}),
       ...(planChecksEdited ? { plan_checks_edited: planChecksEdited } : {}),
       ...(skippedMore.length > 0 ? { skipped_more: skippedMore } : {}),
       ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
@@ -517,9 +524,10 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const sameTreeFailed = r.decision.counted ? r.loop.iterations.at(-1)?.same_tree_failed : undefined;
   const reused = reuse && r.decision.counted;
   const listed = written ? Object.keys(written.paths) : [];
-  const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()) : '';
+  const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 || applied.edited.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()) : '';
   const notes = [
     ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource, reset)] : []),
+    ...(applied.edited.length > 0 ? [`the config changed since the loop started (${applied.edited.join(', ')}); the loop keeps judging by the values it started with. A human who changed them on purpose runs \`${reset}\`.`] : []),
     ...(skippedMore.length > 0 ? [skippedMoreNote(skippedMore, reset)] : []),
     ...(fewer.length > 0 ? [fewerTestsNote(fewer, reset)] : []),
     ...(edited ? [`${testsEditedText(edited)}. A check cannot tell a fixed test from a weakened, skipped or deleted one; a human reviews these changes before relying on the pass.`] : []),
@@ -535,6 +543,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     ...(edited ? { tests_edited: edited } : {}),
     ...(sameTreeFailed !== undefined ? { same_tree_failed: sameTreeFailed } : {}),
     ...(listed.length > 0 ? { checks_modified: listed } : {}),
+    ...(applied.edited.length > 0 ? { config_edited: applied.edited } : {}),
   };
 }
 
