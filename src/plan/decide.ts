@@ -8,6 +8,7 @@
  * Plan: `refuse` when any task needs a human; `skip` unless `autonomous: true`, the loop and
  * `apply_to.autonomous_plans` are on, and there is a plan-level check.
  */
+import { echoFallbackSignal } from './echo-fallback.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Check, Plan, PlanTask, TaskDecision } from './model.js';
 import type { Criterion, NamedCheckKind, ParsedPlan, ParsedTask } from './parsed.js';
@@ -81,7 +82,9 @@ interface Resolved {
 export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands): Resolved {
   const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0, placeholderAt: [] };
   const seen = new Set<string>();
-  const add = (c: Check) => {
+  const add = (check: Check) => {
+    const signal = check.kind === 'command_succeeds' && check.fails_when === undefined ? echoFallbackSignal(check.command) : null;
+    const c: Check = signal && check.kind === 'command_succeeds' ? { ...check, fails_when: signal } : check;
     const key = checkKey(c);
     if (seen.has(key)) return;
     seen.add(key);

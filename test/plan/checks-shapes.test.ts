@@ -10,6 +10,11 @@ import { lineIndex } from '../../src/plan/lines.js';
 import { planFromText } from '../../src/plan/read.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { DEV_MACHINE } from './machine.js';
+import { judgeCommand } from '../../src/verify/judge.js';
+import { runChecks } from '../../src/verify/run-checks.js';
+import { tempDir } from '../helpers/cli.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 function checksOf(text: string, mode: CriteriaMode = 'verify'): string[] {
   return criteriaFromRange(text, 0, text.length, { lines: lineIndex(text), element: 'verify', mode, resolves: DEV_MACHINE }).flatMap((c) =>
@@ -171,5 +176,51 @@ describe('a statement, then the command that shows it', () => {
     expect(checksOf('- Rollback: `git reset --hard HEAD~1`', 'done')).toEqual([]);
     expect(checksOf('- Install the tools: `pip install -r requirements-dev.txt`', 'done')).toEqual([]);
     expect(checksOf('- Config present: `cat app.toml` and compare it with the spec', 'done')).toEqual([]);
+  });
+});
+
+describe('a script that prints how it went instead of failing', () => {
+  const plan = (automated: string) =>
+    ['---', 'phase: 02-api', 'plan: 01', 'type: execute', 'autonomous: true', '---', '<tasks>', '<task type="auto">', '  <name>Add the config module</name>', '  <action>Write it.</action>', `  <verify><automated>${automated}</automated></verify>`, '  <done>Done.</done>', '</task>', '</tasks>'].join('\n');
+  const checkOf = (automated: string) => {
+    const c = planFromText(plan(automated), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} }).tasks[0]!.checks[0]!;
+    if (c.kind !== 'command_succeeds') throw new Error(c.kind);
+    return c;
+  };
+  const judged = (c: { command: string; fails_when?: string | undefined }, output: string) => judgeCommand({ command: c.command, exit_code: 0, exitOk: true, output, fails_when: c.fails_when }).passed;
+
+  it('runs `cond && echo PASS || echo FAIL` as written and fails it when the fallback printed', () => {
+    const c = checkOf('test -f app/config.py &amp;&amp; grep -q "class Settings" app/config.py &amp;&amp; echo "PASS" || echo "FAIL"');
+    expect(c.command).toBe('test -f app/config.py && grep -q "class Settings" app/config.py && echo "PASS" || echo "FAIL"');
+    expect(judged(c, 'FAIL\n')).toBe(false);
+    expect(judged(c, 'PASS\n')).toBe(true);
+    // A word of the output is not the fallback line: a passing run that names a failing case still passes.
+    expect(judged(c, 'ok - should FAIL on a bad key\nPASS\n')).toBe(true);
+  });
+
+  it('through a real shell: fails until the file the script looks for exists, then passes', async () => {
+    const c = checkOf('test -f app/config.py &amp;&amp; grep -q "class Settings" app/config.py &amp;&amp; echo "PASS" || echo "FAIL"');
+    const cwd = tempDir('ralf-echo-fallback-');
+    const run = async () => (await runChecks([c], { cwd, timeoutMs: 20_000, stopOnFirstFailure: false }))[0]!;
+    const before = await run();
+    expect([before.exit_code, before.passed]).toEqual([0, false]);
+    mkdirSync(join(cwd, 'app'));
+    writeFileSync(join(cwd, 'app', 'config.py'), 'class Settings:\n    pass\n');
+    expect((await run()).passed).toBe(true);
+  });
+
+  it('reads the last fallback of a multi-line script, with its own text', () => {
+    const c = checkOf('cd api\npython -c "import app" &amp;&amp; echo ok \\\n  || echo "IMPORT_FAILED: app"');
+    expect(judged(c, 'IMPORT_FAILED: app\n')).toBe(false);
+    expect(judged(c, 'ok\n')).toBe(true);
+  });
+
+  it('leaves alone a fallback that tolerates the failure, a script that fails on its own, and a <fails_when>', () => {
+    expect(checkOf('npm run lint || echo "lint failed (non-blocking)"').fails_when).toBeUndefined();
+    expect(checkOf('grep -q x f || echo "skipped: no x"').fails_when).toBeUndefined();
+    expect(checkOf('grep -q x f || { echo "FAIL"; exit 1; }').fails_when).toBeUndefined();
+    expect(checkOf('grep -q x f || echo "FAIL"; exit 1').fails_when).toBeUndefined();
+    const core = planFromText(plan('npm test || echo "FAIL"</automated><fails_when>"0 passed"</fails_when><automated>true').replace('<verify><automated>', '<verify><automated>'), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} }).tasks[0]!.checks[0]!;
+    expect(core.kind === 'command_succeeds' && core.fails_when).toBe('"0 passed"');
   });
 });
