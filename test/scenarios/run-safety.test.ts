@@ -209,6 +209,26 @@ describe.concurrent('ralf run with realistic agents: verdicts and the user\'s wo
     expect(committedFiles(s)).toEqual(['src/units.js']);
     expectUserWorkKept(s, expect);
   }, 90_000);
+
+  it('Ctrl-C while the checks run: exit 130, not an iteration, the agent\'s finished edit kept for the resumed run, which passes at 2', async ({ expect }) => {
+    // The check marks its start once the agent's 2nd call armed it, then takes a while.
+    const check = "node -e \"require('fs').existsSync('.home/arm') && require('fs').writeFileSync('.home/checking', '')\" && sleep 2 && node --test test/";
+    const s = new Scenario(runner, { want: wantFor(2), limits: { max_iterations: 4 }, files: { 'USER.md': COMMITTED_MD }, checks: [check] });
+    s.write('USER.md', USER_MD);
+    s.write('notes.txt', NOTES);
+    const r = await s.runAgent([{ code: { values: { alpha: 1 } } }, { code: { values: { bravo: 2 } }, write: { '.home/arm': '' } }], { interruptOnFile: '.home/checking' });
+    expect(r.code, explain(r)).toBe(130);
+    expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}`)).toEqual(['1:retry']);
+    expect(taskEnd(r)).toMatchObject({ outcome: 'interrupted', iterations: 1 });
+    expect(s.read('src/units.js')).toBe(FIXED);
+    expectUserWorkKept(s, expect);
+    s.remove('.home/arm');
+    const again = await s.runAgent([{}]);
+    expect(again.code, explain(again)).toBe(0);
+    expect(taskEnd(again)).toMatchObject({ outcome: 'passed', iterations: 2 });
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
 });
 
 describe.concurrent('ralf run with agents that make symlinks', () => {
