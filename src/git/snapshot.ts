@@ -100,10 +100,18 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
     const skipped: WorkingTreeSnapshot['skipped_large_files'] = [];
     const grown: Array<{ path: string; bytes: number }> = [];
     let newFiles = 0;
+    const linkedDirs = new Map<string, boolean>();
     for (const entry of listed) {
       const path = entry.path.endsWith('/') ? entry.path.slice(0, -1) : entry.path; // a nested repository
       if (stage.has(path)) continue;
       const bytes = regularFileSize(top, path);
+      // A tracked file under a directory that is now a symlink (the agent replaced `src/` with a
+      // link): git refuses to stage a path "beyond a symbolic link". It left the tree; the link
+      // itself is listed (and staged) as a new path, which replaces the directory's entries.
+      if (entry.indexed && path.includes('/') && beyondSymlink(top, path, linkedDirs)) {
+        unstage.push(path);
+        continue;
+      }
       if (bytes <= cap) {
         stage.add(path);
         if (!entry.indexed) newFiles++;
@@ -231,6 +239,25 @@ function literal(path: string): string {
 
 function nulList(out: Buffer): string[] {
   return out.length === 0 ? [] : out.toString('utf8').split('\0').filter((p) => p !== '');
+}
+
+/** Whether a directory on the way to `path` (root-relative) is a symlink (`seen`: per directory). */
+function beyondSymlink(top: string, path: string, seen: Map<string, boolean>): boolean {
+  const parts = path.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    let linked = seen.get(dir);
+    if (linked === undefined) {
+      try {
+        linked = lstatSync(join(top, dir)).isSymbolicLink();
+      } catch {
+        linked = false;
+      }
+      seen.set(dir, linked);
+    }
+    if (linked) return true;
+  }
+  return false;
 }
 
 /** Size of a regular file; -1 for anything else (gone, a directory, a symlink: staged as they are). */

@@ -139,6 +139,13 @@ describe('rule4Findings', () => {
     expect(pointsOutside('link', 'C:\\x')).toBe(true);
   });
 
+  it('a tracked directory replaced by a symlink: the snapshot holds the link (git refuses to stage the files "beyond" it) and the guard finds it', async () => {
+    const t = await setup({ 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
+    rmSync(join(t.root, 'src'), { recursive: true });
+    symlinkSync('/etc', join(t.root, 'src'));
+    expect(await t.findings(['src/**'])).toEqual(['symlink pointing out of the project: src -> /etc']);
+  });
+
   it('compares against a commit too, and ignores the loop state', async () => {
     const root = makeRepo({ 'package.json': pkg({}) });
     const start = commitAll(root, { '.planning/ralf/x.json': '{}' });

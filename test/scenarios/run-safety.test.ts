@@ -9,7 +9,7 @@
  * Report) is run as written, in the project directory where it is read, and must work.
  */
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
@@ -258,6 +258,35 @@ describe.concurrent('ralf run with agents that make symlinks', () => {
     expect(ofType(r, 'revert')[0]).toMatchObject({ scope: 'task', files: ['src/units.js'] });
     expect(lstatSync(join(s.dir, 'src/units.js')).isSymbolicLink()).toBe(false);
     expect(s.read('src/units.js')).toBe(START);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
+  it('the source directory replaced by a symlink out of the project: a Rule 4 stop at 1 (was: exit 1, git refused the snapshot); the defer it names puts the directory back and leaves the outside alone', async ({ expect }) => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'ralf-outside-')));
+    writeFileSync(join(outside, 'units.js'), 'elsewhere\n');
+    const s = project();
+    const r = await s.runAgent([{ symlink: { src: outside } }, {}, {}]);
+    expect(r.code, explain(r)).toBe(20);
+    expect(taskEnd(r)).toMatchObject({ outcome: 'stopped', stop_reason: 'rule4_architectural', iterations: 1 });
+    expect(taskEnd(r).handoff.escalation.findings).toEqual([`symlink pointing out of the project: src -> ${outside}`]);
+    const [defer] = commandsIn(taskEnd(r).handoff.markdown, / task defer /);
+    sh(s, defer!.replace('"..."', '"not this way"'));
+    expect(lstatSync(join(s.dir, 'src')).isSymbolicLink()).toBe(false);
+    expect(s.read('src/units.js')).toBe(START);
+    expect(readdirSync(outside)).toEqual(['units.js']);
+    expect(readFileSync(join(outside, 'units.js'), 'utf8')).toBe('elsewhere\n');
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
+  it('the source directory replaced by a symlink to another directory of the project, then stuck: repeated_fingerprint at 2; the restore removes the link and writes nothing through it', async ({ expect }) => {
+    const s = project({}, { 'lib/units.js': 'lib\n' });
+    const r = await s.runAgent([{ symlink: { src: 'lib' } }, {}, {}]);
+    expect(r.code, explain(r)).toBe(20);
+    expect(taskEnd(r)).toMatchObject({ outcome: 'stopped', stop_reason: 'repeated_fingerprint', iterations: 2 });
+    expect(ofType(r, 'revert')[0]).toMatchObject({ scope: 'task', files: ['src', 'src/units.js'] });
+    expect(lstatSync(join(s.dir, 'src')).isSymbolicLink()).toBe(false);
+    expect(s.read('src/units.js')).toBe(START);
+    expect(s.read('lib/units.js')).toBe('lib\n');
     expectUserWorkKept(s, expect);
   }, 90_000);
 });

@@ -19,7 +19,7 @@ if (step) {
     writeFileSync(path, content);
   }
   for (const [path, target] of Object.entries(step.symlink ?? {})) {
-    rmSync(path, { force: true });
+    rmSync(path, { force: true, recursive: true }); // a file, a link (not followed) or a directory
     mkdirSync(dirname(path), { recursive: true });
     symlinkSync(target, path);
   }
