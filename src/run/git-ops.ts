@@ -162,7 +162,7 @@ export async function withoutUserEdits(root: string, changes: PathChange[]): Pro
       // i.e. the user's uncommitted edits taken out. Exit 0: clean; > 0: conflicts; < 0: binary.
       const merged = await runGit(['merge-file', '-p', '-q', agent, before, committed], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
       if (merged.code !== 0) {
-        left.push({ path: c.path, reason: 'the agent edited lines next to your uncommitted changes in it, so the two cannot be told apart' });
+        left.push({ path: c.path, reason: merged.code === 255 ? 'it had uncommitted changes before the agent edited it, and a binary file\'s two changes cannot be told apart' : 'the agent edited lines next to your uncommitted changes in it, so the two cannot be told apart' });
         continue;
       }
       const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });

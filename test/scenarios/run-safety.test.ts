@@ -96,6 +96,16 @@ describe.concurrent('ralf run with realistic agents: verdicts and the user\'s wo
     expect(s.read('USER.md')).toBe(USER_MD.replace('(mine)', '(the agent\'s)'));
   }, 90_000);
 
+  it('an agent that edits a binary file the user had changed: left out of the commit and named; the file stays as the agent left it', async ({ expect }) => {
+    const s = project({}, { 'logo.bin': 'PNG\u0000v1\n' });
+    s.write('logo.bin', 'PNG\u0000v1-mine\n');
+    const r = await s.runAgent([{ code: { values: { alpha: 1, bravo: 2 } }, write: { 'logo.bin': 'PNG\u0000v1-mine\u0000agent\n' } }]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expect(ofType(r, 'warning').map((w) => w.message).join('\n')).toMatch(/logo\.bin is not in the commit of task 1: .*binary/);
+    expect(s.read('logo.bin')).toBe('PNG\u0000v1-mine\u0000agent\n');
+  }, 90_000);
+
   it('partial progress, then a cosmetic edit: repeated_fingerprint at 2, the agent\'s files restored (the user\'s edits in them too); the printed restore command brings the attempt back', async ({ expect }) => {
     const s = project();
     const r = await s.runAgent([{ code: { values: { alpha: 1 } }, write: { 'USER.md': `${USER_MD}agent's line\n` } }, { code: { comment: 'still working on it' } }, {}, {}]);
