@@ -169,6 +169,8 @@ describe('a statement, then the command that shows it', () => {
     expect(checksOf('- `engines.node` is pinned: `grep -E \'"node": ">=20\' package.json`', 'done')).toEqual(['grep -E \'"node": ">=20\' package.json']);
     expect(checksOf('- History intact: `git log --oneline | grep -q "initial import"` (commit a1b2c3d)', 'done')).toEqual(['git log --oneline | grep -q "initial import"']);
     expect(checksOf('- `grep -E "^version" pyproject.toml` matches', 'done')).toEqual(['grep -E "^version" pyproject.toml']);
+    expect(checksOf('- `grep -rn "TODO" src/` matches nothing', 'done')).toEqual([]);
+    expect(checksOf('- `grep -rn "TODO" src/` matches none of the files', 'done')).toEqual([]);
   });
 
   it('not when the statement says something is gone, or names a step to take', () => {
