@@ -3,7 +3,7 @@
  * every plan with state under the project's .planning/ralf/. Reads JSON state only
  * (no config, plan parsing, zod or execa): it must start about as fast as node itself.
  */
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style, table, writeStderr } from '../cli/output.js';
 import { oneLine } from '../engine/core/tail.js';
@@ -11,7 +11,9 @@ import { RalfError, usageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { findProjectRoot, planIdFromPath, projectRelative, projectRootForPlan, statePaths } from '../engine/shell/paths.js';
 import { lastHandoff, summarizePlan, type PlanSummary } from '../engine/core/status.js';
-import type { PlanStatus } from '../engine/core/task-status.js';
+import type { PlanLoopRow, PlanStatus } from '../engine/core/task-status.js';
+import { reportCommand, verifyCommand } from '../engine/core/commands.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { loopRow } from '../engine/cli/status-row.js';
 import { listPlanIds, readPlanStateFile, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
 
@@ -85,6 +87,7 @@ export async function run(argv: string[]): Promise<number> {
           tasks: perTask?.tasks ?? null,
           resume_at: perTask?.resume_at ?? null,
           tasks_complete: perTask?.tasks_complete ?? null,
+          plan_loop: perTask?.plan_loop ?? null,
           approvals: states[0]?.approvals ?? [],
           last_handoff: handoff,
           ...(planWarning ? { warning: planWarning } : {}),
@@ -125,7 +128,7 @@ export async function run(argv: string[]): Promise<number> {
       ),
     );
     const next = perTask.tasks.find((t) => t.number === perTask!.resume_at);
-    out.push(next ? `Resume at task ${next.number}: ${oneLine(next.name, 60)} (${next.status === 'stopped' ? `stopped with ${next.stop_reason}: the human decides first, see the handoff below` : next.status.replace('_', ' ')}).` : 'Every task passed or was deferred: the plan-level loop and the SUMMARY come next.');
+    out.push(next ? `Resume at task ${next.number}: ${oneLine(next.name, 60)} (${next.status === 'stopped' ? `stopped with ${next.stop_reason}: the human decides first, see the handoff below` : next.status.replace('_', ' ')}).` : afterEveryTask(perTask.plan_loop, relative(process.cwd(), planPath!) || '.', commandInvocation()));
   }
   if (planWarning) out.push(s.yellow(`warning: ${planWarning}`));
   const approvals = planPath ? (states[0]?.approvals ?? []) : [];
@@ -136,3 +139,14 @@ export async function run(argv: string[]): Promise<number> {
   for (const p of problems) writeStderr(`ralf: ${p.message}\n`);
   return exitCode;
 }
+
+/** What comes once every task passed or was deferred: the plan-level loop where it applies, then the SUMMARY. */
+function afterEveryTask(planLoop: PlanLoopRow, plan: string, invocation: string): string {
+  const done = 'Every task passed or was deferred';
+  const report = `\`${reportCommand(plan, invocation)}\``;
+  if (planLoop.decision !== 'loop') return `${done}; no plan-level loop (${planLoop.reason}). Next: the SUMMARY, and its Loop Report: ${report}.`;
+  if (planLoop.status === 'passed') return `${done}, and the plan-level loop passed. Next: the SUMMARY, and its Loop Report: ${report}.`;
+  if (planLoop.status === 'stopped') return `${done}; the plan-level loop stopped with ${planLoop.stop_reason}: the human decides first, see the handoff below.`;
+  return `${done}. Next: the plan-level loop (\`${verifyCommand(plan, null, invocation)}\`), then the SUMMARY.`;
+}
+

@@ -9,10 +9,9 @@ import type { AlignType, BlockContent, List, ListItem, Paragraph, PhrasingConten
 import { configValue, flattenConfig } from './config-values.js';
 import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } from './format.js';
 import { reportRows } from './rows.js';
-import { resetCommand, verifyCommand } from '../engine/core/commands.js';
+import { approveCommand, reportCommand, resetCommand, verifyCommand } from '../engine/core/commands.js';
 import type { ReportInput, ReportRow } from './types.js';
 // A Rule 4 stop in the report names the approval that answers it.
-import { approveCommand } from '../engine/core/commands.js';
 
 export const REPORT_HEADING = 'RALF Lite Loop Report';
 
@@ -269,12 +268,14 @@ function configSection(input: ReportInput): RootContent[] {
   return [paragraph(strong(text('Config')), text(' (effective, by source):')), list(items)];
 }
 
+/** Names the command that wrote the section, as it runs where the report is read: run it again to refresh. */
 function footer(input: ReportInput): Paragraph {
   const where = input.state_path ?? `.planning/ralf/${input.plan.id}.json`;
-  if (!input.state) return paragraph({ type: 'emphasis', children: [text('Written by '), code('ralf report'), text('; no loop state recorded yet ('), code(where), text(' not found).')] });
+  const by = code(reportCommand(input.plan.path, input.invocation));
+  if (!input.state) return paragraph({ type: 'emphasis', children: [text('Written by '), by, text('; no loop state recorded yet ('), code(where), text(' not found).')] });
   return paragraph({
     type: 'emphasis',
-    children: [text('Written by '), code('ralf report'), text(' from '), code(where), text(` (updated ${input.state.updated_at}).`)],
+    children: [text('Written by '), by, text(' from '), code(where), text(` (updated ${input.state.updated_at}).`)],
   });
 }
 

@@ -4,6 +4,7 @@
  * lists every task (passed with its commit, stopped, deferred, running, not started), where to
  * resume and the last handoff; the Loop Report shows every segment and the approvals.
  */
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { autoTask, checkpointTask, Project, PLAN_REL } from '../engine/project.js';
 import { taskLoop } from '../helpers/state.js';
@@ -128,6 +129,15 @@ describe('ralf status <PLAN>', () => {
     expect((await p.verify(4)).code).toBe(0);
     s = json(await p.run(['status', PLAN_REL, '--json']));
     expect(s).toMatchObject({ resume_at: null, tasks_complete: true });
+    // What comes next follows the plan-level loop: this plan has none (a checkpoint task), so the SUMMARY.
+    expect(s.plan_loop).toMatchObject({ status: 'not_started' });
+    const done = String((await p.run(['status', PLAN_REL])).stdout);
+    expect(done).toContain('Every task passed or was deferred; no plan-level loop (');
+    const refresh = done.match(/Loop Report: `([^`]+)`/)![1]!;
+    expect(refresh).toMatch(/ralf\.js"? report \.planning\/phases\/01-demo\/01-01-PLAN\.md$/);
+    // …and it runs as written where status was read, once GSD wrote the SUMMARY.
+    p.write('.planning/phases/01-demo/01-01-SUMMARY.md', '# Phase 1 Plan 1: Summary\n');
+    expect(execFileSync('bash', ['-c', refresh], { cwd: p.dir, encoding: 'utf8' })).toMatch(/Loop Report/);
   });
 
   it('the Loop Report and status count every iteration across a reset and an approval, and list the approval', async () => {

@@ -7,6 +7,7 @@ import type { LoopState, PlanState } from '../../src/engine/core/types.js';
 
 const task = (n: number, decision: StatusTask['decision'] = 'loop'): StatusTask => ({ number: n, name: `Task ${n}: T${n}`, key: `name:t${n}`, type: decision === 'refuse' ? 'checkpoint:human-verify' : 'auto', decision, memory_key: String(n) });
 const loop = (n: number, patch: Partial<LoopState>): LoopState => ({ ...newLoopState({ scope: 'task', task_number: n, task_name: `Task ${n}: T${n}`, max_iterations: 3 }), ...patch });
+const LOOPS = { decision: 'loop' as const, reason: 'autonomous: true with plan-level checks' };
 function state(loops: Record<string, LoopState>): PlanState {
   return { ...newPlanState({ plan_path: 'p', plan_id: '01-01', now: 'n' }), tasks: loops };
 }
@@ -14,14 +15,14 @@ function state(loops: Record<string, LoopState>): PlanState {
 describe('planStatus: where a plan resumes', () => {
   it('resumes at the first unfinished task; passed and deferred tasks are never re-opened', () => {
     const s = state({ 'name:t1': loop(1, { status: 'passed' }), 'name:t2': loop(2, { status: 'stopped', stop_reason: 'deferred', deferred: { at: 'a', reason: 'r', ref: null, removed: [], left: [], restore_command: null } }) });
-    const r = planStatus({ tasks: [task(1), task(2), task(3)], state: s, commits: new Map([[1, 'abc1234']]), memory: null });
+    const r = planStatus({ tasks: [task(1), task(2), task(3)], state: s, commits: new Map([[1, 'abc1234']]), memory: null, planDecision: LOOPS });
     expect(r.tasks.map((t) => [t.status, t.commit])).toEqual([['passed', 'abc1234'], ['deferred', null], ['not_started', null]]);
     expect(r.resume_at).toBe(3);
   });
 
   it('a stopped or running task is where the plan resumes, even with later tasks done; an interrupted loop is running', () => {
     const s = state({ 'name:t1': loop(1, { status: 'stopped', stop_reason: 'interrupted', iterations: [] , start_ref: 's' }), 'name:t2': loop(2, { status: 'passed' }) });
-    const r = planStatus({ tasks: [task(1), task(2)], state: s, commits: new Map(), memory: null });
+    const r = planStatus({ tasks: [task(1), task(2)], state: s, commits: new Map(), memory: null, planDecision: LOOPS });
     expect(r.tasks[0]!.status).toBe('running');
     expect(r.resume_at).toBe(1);
   });
@@ -29,15 +30,15 @@ describe('planStatus: where a plan resumes', () => {
   it('a task the loop does not wrap is done by its commit, ralf run or a checkpoint answer, or taken as done when a later task started', () => {
     const tasks = [task(1, 'skip'), task(2, 'refuse'), task(3, 'refuse'), task(4), task(5, 'skip')];
     const s = state({ 'name:t4': loop(4, { status: 'running', start_ref: 's' }) });
-    const r = planStatus({ tasks, state: s, commits: new Map([[1, 'c1']]), memory: { tasks: {}, checkpoints: { '2': { reply: 'approved' } } } });
+    const r = planStatus({ tasks, state: s, commits: new Map([[1, 'c1']]), memory: { tasks: {}, checkpoints: { '2': { reply: 'approved' } } }, planDecision: LOOPS });
     expect(r.tasks.map((t) => [t.status, t.done_by])).toEqual([['passed', 'commit'], ['passed', 'checkpoint answer'], ['not_started', null], ['running', null], ['not_started', null]]);
     expect(r.tasks[2]!.note).toMatch(/taken as done/);
     expect(r.resume_at).toBe(4);
-    expect(planStatus({ tasks: [task(1, 'skip')], state: null, commits: new Map(), memory: null }).resume_at).toBe(1);
+    expect(planStatus({ tasks: [task(1, 'skip')], state: null, commits: new Map(), memory: null, planDecision: LOOPS }).resume_at).toBe(1);
   });
 
   it('every task finished: no resume point', () => {
-    const r = planStatus({ tasks: [task(1)], state: state({ 'name:t1': loop(1, { status: 'passed' }) }), commits: new Map(), memory: null });
+    const r = planStatus({ tasks: [task(1)], state: state({ 'name:t1': loop(1, { status: 'passed' }) }), commits: new Map(), memory: null, planDecision: LOOPS });
     expect(r).toMatchObject({ resume_at: null, tasks_complete: true });
   });
 
@@ -65,5 +66,18 @@ describe('planDeferral: only the loop\'s edits', () => {
       expect(r.remove).toEqual([]);
       expect(r.left[0]!.reason).toMatch(/started from HEAD/);
     }
+  });
+});
+
+describe('planStatus: the plan-level loop once every task is finished', () => {
+  const done = () => state({ 'name:t1': loop(1, { status: 'passed' }) });
+  it('not started, passed or stopped as its loop says; a plan that has none says why', () => {
+    expect(planStatus({ tasks: [task(1)], state: done(), commits: new Map(), memory: null, planDecision: LOOPS }).plan_loop).toEqual({ decision: 'loop', reason: null, status: 'not_started', stop_reason: null });
+    const passed = { ...done(), plan: { ...newLoopState({ scope: 'plan', task_number: null, task_name: 'Plan', max_iterations: 3 }), status: 'passed' as const } };
+    expect(planStatus({ tasks: [task(1)], state: passed, commits: new Map(), memory: null, planDecision: LOOPS }).plan_loop.status).toBe('passed');
+    const stopped = { ...done(), plan: { ...newLoopState({ scope: 'plan', task_number: null, task_name: 'Plan', max_iterations: 3 }), status: 'stopped' as const, stop_reason: 'max_iterations' as const } };
+    expect(planStatus({ tasks: [task(1)], state: stopped, commits: new Map(), memory: null, planDecision: LOOPS }).plan_loop).toMatchObject({ status: 'stopped', stop_reason: 'max_iterations' });
+    const none = planStatus({ tasks: [task(1)], state: done(), commits: new Map(), memory: null, planDecision: { decision: 'skip', reason: 'autonomous: false' } });
+    expect(none.plan_loop).toEqual({ decision: 'skip', reason: 'autonomous: false', status: 'not_started', stop_reason: null });
   });
 });

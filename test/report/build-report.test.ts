@@ -78,7 +78,7 @@ describe('buildLoopReport', () => {
     expect(md).toContain('- **Not run yet**: Task 5 (no loop state recorded)');
     expect(md).toContain('- `.planning/config.json`: `max_iterations: 3`');
     expect(md).toContain('- defaults: `enabled: true`, `error_fingerprint_repeats: 2`');
-    expect(md.trimEnd().endsWith('_Written by `ralf report` from `.planning/ralf/05-02.json` (updated 2026-03-01T10:07:12.000Z)._')).toBe(true);
+    expect(md.trimEnd().endsWith('_Written by `ralf report .planning/phases/05-core/05-02-PLAN.md` from `.planning/ralf/05-02.json` (updated 2026-03-01T10:07:12.000Z)._')).toBe(true);
   });
 
   it('escapes pipes and backticks in cells so the table keeps five columns', () => {

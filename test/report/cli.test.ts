@@ -74,7 +74,8 @@ describe('ralf report', () => {
     expect(written.endsWith('\n\n## Self-Check: PASSED\n\n- FOUND: src/score.ts\n')).toBe(true);
     expect(written).toContain('| 2. Scoring \\| pipes \\`and ticks\\` | loop     |        2/3 | repeated_fingerprint |        9.9s |');
     expect(written).toContain('- **Task 4: Verify game feel**: refused — checkpoint:human-verify tasks need a human');
-    expect(written).toContain('_Written by `ralf report` from `.planning/ralf/05-02.json`');
+    // The footer names the command that refreshes the section, as it runs where the file is read.
+    expect(written).toMatch(/_Written by `node \S+\/ralf\.js report \.planning\/phases\/05-core\/05-02-PLAN\.md` from `\.planning\/ralf\/05-02\.json`/);
 
     const mtime = statSync(p.summary).mtimeMs;
     const again = await report([p.plan, '--json']);

@@ -24,6 +24,11 @@ export function statusCommand(planPath: string, invocation = DEFAULT_INVOCATION)
   return `${invocation} status ${shellWord(planPath)}`;
 }
 
+/** `ralf report <PLAN>`: writes the Loop Report into the plan's SUMMARY.md. */
+export function reportCommand(planPath: string, invocation = DEFAULT_INVOCATION): string {
+  return `${invocation} report ${shellWord(planPath)}`;
+}
+
 /** `ralf task reset <PLAN> <N>`, or `ralf task reset <PLAN> --plan` for the plan-level loop (taskNumber null). */
 export function resetCommand(planPath: string, taskNumber: number | null, invocation = DEFAULT_INVOCATION): string {
   return `${invocation} task reset ${shellWord(planPath)} ${taskNumber === null ? '--plan' : taskNumber}`;

@@ -50,12 +50,22 @@ export interface TaskStatusRow {
   note: string | null;
 }
 
+/** The plan-level loop (`autonomous: true` plans with checks of their own): whether it applies, and where it stands. */
+export interface PlanLoopRow {
+  decision: StatusTask['decision'];
+  /** Why it does not loop (decision skip/refuse), else null. */
+  reason: string | null;
+  status: 'passed' | 'stopped' | 'running' | 'not_started';
+  stop_reason: StopReason | null;
+}
+
 export interface PlanStatus {
   tasks: TaskStatusRow[];
   /** The task to continue with (the first unfinished one), null when every task is finished. */
   resume_at: number | null;
-  /** Every task passed or was deferred: the plan-level loop and the SUMMARY come next. */
+  /** Every task passed or was deferred: the plan-level loop (plan_loop) and the SUMMARY come next. */
   tasks_complete: boolean;
+  plan_loop: PlanLoopRow;
 }
 
 function loopRowStatus(loop: LoopState): TaskProgress {
@@ -66,7 +76,13 @@ function loopRowStatus(loop: LoopState): TaskProgress {
   return 'not_started';
 }
 
-export function planStatus(input: { tasks: StatusTask[]; state: PlanState | null; commits: ReadonlyMap<number, string>; memory: RunMemoryLike | null }): PlanStatus {
+export function planStatus(input: {
+  tasks: StatusTask[];
+  state: PlanState | null;
+  commits: ReadonlyMap<number, string>;
+  memory: RunMemoryLike | null;
+  planDecision: { decision: StatusTask['decision']; reason: string };
+}): PlanStatus {
   const rows = input.tasks.map((t): TaskStatusRow => {
     const loop = findLoop(input.state, 'task', t.number, t.key)?.loop ?? null;
     const remembered = input.memory?.tasks[t.memory_key] ?? null;
@@ -109,5 +125,17 @@ export function planStatus(input: { tasks: StatusTask[]; state: PlanState | null
     }
   }
   const next = rows.find((r) => r.status === 'stopped' || r.status === 'running' || (r.status === 'not_started' && r.note === null));
-  return { tasks: rows, resume_at: next?.number ?? null, tasks_complete: next === undefined };
+  return { tasks: rows, resume_at: next?.number ?? null, tasks_complete: next === undefined, plan_loop: planLoopRow(input.state, input.planDecision) };
+}
+
+function planLoopRow(state: PlanState | null, planDecision: { decision: StatusTask['decision']; reason: string }): PlanLoopRow {
+  const loop = findLoop(state, 'plan', null)?.loop ?? null;
+  const progress = loop === null ? 'not_started' : loopRowStatus(loop);
+  return {
+    decision: planDecision.decision,
+    reason: planDecision.decision === 'loop' ? null : planDecision.reason,
+    // (the plan-level loop is never deferred)
+    status: progress === 'deferred' ? 'stopped' : progress,
+    stop_reason: loop?.stop_reason ?? null,
+  };
 }

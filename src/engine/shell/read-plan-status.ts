@@ -17,5 +17,5 @@ export async function readPlanStatus(planPath: string, state: PlanState | null, 
   const keys = taskKeys(loaded.plan.tasks);
   const tasks = loaded.plan.tasks.map((t) => ({ number: t.number, name: t.name, key: keys.get(t.number)!, type: t.type, decision: t.decision, memory_key: itemKey(t) }));
   const commits = deps.git.insideGit(loaded.projectRoot) ? await findTaskCommits(loaded.projectRoot, loaded.planId, loaded.plan.tasks) : new Map<number, string>();
-  return planStatus({ tasks, state, commits, memory: readRunMemory(loaded.projectRoot, loaded.planId) });
+  return planStatus({ tasks, state, commits, memory: readRunMemory(loaded.projectRoot, loaded.planId), planDecision: loaded.plan.plan_decision });
 }
