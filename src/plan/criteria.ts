@@ -158,6 +158,9 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
     // A success verb says nothing more than "it succeeds" (`passes all tests`, `exits 0 with no
     // errors`); `pip install completes for the new dependencies` names what the command leaves out.
     if (SUCCESS_VERB.test(output[0]) && hasNonFiller(said.replace(/\b(?:exit|code|status)\s+0\b/gi, ''))) continue;
+    // `npm run dev starts, npm run build succeeds`: what is said runs into another command's clause,
+    // which the clause reading of a <verify> line takes one by one.
+    if (clausesOf(said).slice(1).some((clause) => installedProgram(clause, ctx.resolves))) continue;
     candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${said}` });
   }
   for (const c of candidates) {

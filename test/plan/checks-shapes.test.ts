@@ -128,6 +128,11 @@ describe('a command runs exactly as written, or not at all', () => {
     expect(checksOf('grep -q "passes all" NOTES.md')).toEqual(['grep -q "passes all" NOTES.md']);
   });
 
+  it('a line of clauses is read clause by clause, whatever the first clause says', () => {
+    expect(checksOf('pnpm dev starts without errors, pnpm build completes successfully, types check')).toEqual(['pnpm build']);
+    expect(checksOf('cargo doc opens in the browser, cargo test passes')).toEqual(['cargo test']);
+  });
+
   it('does not cut a command short where the words after a success verb name something it left out', () => {
     expect(checksOf('- [ ] pip install completes for the new packages', 'done')).toEqual([]);
     expect(checksOf('npm run build works for both targets')).toEqual([]);
