@@ -277,7 +277,8 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
 function isEvidence(s: string, commandSpans: Span[]): boolean {
   if (commandSpans.length !== 1) return false;
   const span = commandSpans[0]!;
-  if (!/^\s*(?:\([^()]*\))?\s*[.;]?\s*$/.test(s.slice(span.end))) return false;
+  // (trimmed first: three `\s*` in a row backtrack cubically on a run of spaces)
+  if (!/^(?:\([^()]*\))?\s*[.;]?$/.test(s.slice(span.end).trim())) return false;
   const before = s.slice(0, span.start);
   if (!/:\s*$/.test(before)) return false;
   const claim = decodeEntities(before.replace(/`[^`]*`/g, ' X ')).replace(/:\s*$/, '');

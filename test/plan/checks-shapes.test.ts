@@ -236,3 +236,12 @@ describe('a script that prints how it went instead of failing', () => {
     expect(core.kind === 'command_succeeds' && core.fails_when).toBe('"0 passed"');
   });
 });
+
+describe('a long run of spaces after a command', () => {
+  // Three `\s*` in a row backtracked cubically: 2.8 s for one 2,000-character line (bench/regex-stress.mjs);
+  // this line took minutes, so without the fix the test times out.
+  it('is read in linear time, and still is not a statement ending with its command', () => {
+    expect(checksOf(`- \`engines.node\` is pinned: \`grep -q node package.json\`${' '.repeat(6000)}x`, 'done')).toEqual([]);
+    expect(checksOf(`- \`engines.node\` is pinned: \`grep -q node package.json\`${' '.repeat(6000)}`, 'done')).toEqual(['grep -q node package.json']);
+  });
+});
