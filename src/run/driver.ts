@@ -144,8 +144,6 @@ interface TaskEnd {
   halt: Halt | null;
 }
 
-const MAX_UNCONFIRMED = 2;
-
 export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   const now = o.now ?? Date.now;
   const startedAt = now();
@@ -408,7 +406,6 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: maxIterations, earlier: null });
 
     const notes: PromptInput['notes'] = [];
-    let unconfirmed = 0;
     let warned = false;
     let signals: string | null = null;
     let verifyFirst = n === null && iterationsOf(loop) === 0;
@@ -590,16 +587,9 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       }
       // retry
       if (!v.counted) {
-        // Checks pass but the task's manual criteria were not confirmed: not an iteration.
-        unconfirmed++;
-        if (unconfirmed > MAX_UNCONFIRMED) {
-          const reason = 'the checks pass but the agent never confirmed the task\'s manual done criteria (no TASK_DONE promise)';
-          const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'blocked', reason }, deps: o.engine.deps, cwd, env });
-          // Ends blocked like any other blocked task: the agents' paths go back, the attempt is kept under a ref.
-          await revertTask(plan, n, 'never confirmed');
-          const record = task ? await recordStop(plan, task, 'blocked', r.iteration, reason) : null;
-          return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: r.iteration, commit: record, halt: null }, r.handoff, reason);
-        }
+        // Checks pass but the task's manual criteria were not confirmed: not an iteration. Bounded by
+        // the engine alone (CONFIRM_MAX in a row stops the loop `unconfirmed`, the change kept for a
+        // person), the same bound `task verify` has without `ralf run`.
         notes.push({ iteration: v.iteration + 1, note: `all checks pass now, but the task also has criteria only you can confirm: ${(task?.manual ?? plan.plan_manual).join('; ') || 'its done criteria'}. If they hold, end with <ralph>TASK_DONE</ralph>; otherwise finish the work.` });
       }
     }
