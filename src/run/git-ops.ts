@@ -62,6 +62,8 @@ export async function pathChanges(root: string, fromTree: string, toTree: string
 export interface CommitResult {
   sha: string;
   files: string[];
+  /** Paths whose changes the user had staged could not be staged again on top of the commit (they overlap the agent's); they stay in the working tree, unstaged. */
+  unstaged: string[];
 }
 
 /** `feat({plan-id}): {task name}`; GSD names tasks "Task N: ...", which the message drops. */
@@ -87,6 +89,8 @@ export async function commitPaths(root: string, changes: PathChange[], message: 
   const entries = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK);
   if (entries.length === 0) return null;
   const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const paths = entries.map((c) => c.path);
+  const [stagedBefore, headBefore] = await Promise.all([indexEntries(root, paths), headEntries(root, paths)]);
   const realIndex = await gitText(['rev-parse', '--git-path', 'index'], { cwd: root });
   const info = entries.map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
   const committed = await withTempIndex(root, { copyFrom: realIndex }, async (env) => {
@@ -103,7 +107,61 @@ export async function commitPaths(root: string, changes: PathChange[], message: 
   const files = entries.map((c) => c.path).sort();
   // The user's index: these paths now match the commit (everything else stays as it was).
   await runGit(['reset', '--quiet', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: root, input: `${files.map(literalPathspec).join('\0')}\0` }).catch(() => undefined);
-  return { sha, files };
+  const unstaged = await restage(root, entries, stagedBefore, headBefore);
+  return { sha, files, unstaged };
+}
+
+type Entry = { mode: string; blob: string };
+
+/**
+ * The user's staging survives a task's commit: a path whose index entry differed from HEAD
+ * before the commit (the user staged a change in it) gets, in the user's index, the staged
+ * content with the agent's committed change applied (three-way: staged, old HEAD, commit). The
+ * paths where the two overlap (or a side is not a regular file) are returned: they keep the
+ * committed content in the index, and the user's change stays in the working tree, unstaged.
+ */
+async function restage(root: string, entries: PathChange[], staged: Map<string, Entry>, before: Map<string, Entry>): Promise<string[]> {
+  const unstaged: string[] = [];
+  let scratch: string | null = null;
+  try {
+    for (const c of entries) {
+      const mine = staged.get(c.path);
+      const base = before.get(c.path);
+      if (!mine || !base || (mine.mode === base.mode && mine.blob === base.blob)) continue;
+      if (!REGULAR.has(mine.mode) || !REGULAR.has(base.mode) || !REGULAR.has(c.new_mode)) {
+        unstaged.push(c.path);
+        continue;
+      }
+      scratch ??= mkdtempSync(join(tmpdir(), 'ralf-restage-'));
+      const file = async (name: string, blob: string) => {
+        const path = join(scratch!, name);
+        writeFileSync(path, (await runGit(['cat-file', 'blob', blob], { cwd: root })).stdout);
+        return path;
+      };
+      const merged = await runGit(['merge-file', '-p', '-q', await file('staged', mine.blob), await file('base', base.blob), await file('commit', c.new_blob)], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
+      if (merged.code !== 0) {
+        unstaged.push(c.path);
+        continue;
+      }
+      const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
+      await runGit(['update-index', '--cacheinfo', `${mine.mode},${blob},${c.path}`], { cwd: root });
+    }
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+  return unstaged;
+}
+
+/** The user's index: each path's stage-0 mode and blob (paths it does not have, or has in conflict: not in the map). */
+async function indexEntries(root: string, paths: string[]): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
+  const r = await runGit(['ls-files', '-s', '-z', '--', ...paths.map(literalPathspec)], { cwd: root });
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    // `<mode> <blob> <stage>\t<path>`
+    const m = /^(\d+) ([0-9a-f]+) 0\t([\s\S]*)$/.exec(rec);
+    if (m) out.set(m[3]!, { mode: m[1]!, blob: m[2]! });
+  }
+  return out;
 }
 
 /** A path left out of a task's commit, and why (the agent's change stays in the working tree). */

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { processAlive } from '../fs/process-alive.js';
 import { gitText, runGit } from '../git/run-git.js';
-import { attemptRefName, commitPaths, pathChanges, restorePaths, snapshot, withoutUserEdits, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
+import { attemptRefName, commitPaths, pathChanges, restorePaths, shellQuote, snapshot, withoutUserEdits, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
 import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
 
@@ -164,6 +164,7 @@ export class IterationSnapshots {
     const own = await withoutUserEdits(this.root, changes);
     for (const l of own.left) this.warn(`${l.path} is not in the commit of ${task === null ? 'the plan-level loop' : `task ${task}`}: ${l.reason}. The agent's change is in the working tree; commit it yourself.`);
     const c = await commitPaths(this.root, own.changes, message, timeoutMs);
+    for (const p of c?.unstaged ?? []) this.warn(`${p}: what you had staged in it overlaps the agent's committed change, so it could not be staged again on top of the commit; your change is in the working tree, unstaged (\`git add -p -- ${shellQuote(p)}\` stages it again).`);
     await this.forget(task);
     return c;
   }

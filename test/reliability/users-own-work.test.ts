@@ -221,3 +221,53 @@ describe.concurrent('ralf run commits and restores exactly the agent\'s paths', 
   });
 });
 
+
+describe("the user's staging around a task's commit", () => {
+  const task = `<task type="auto">
+  <name>Task 1: Mark the last line</name>
+  <files>lib.txt</files>
+  <action>Replace line10 of lib.txt with agent.</action>
+  <verify><automated>grep -qx agent lib.txt</automated></verify>
+  <done>\`grep -qx agent lib.txt\` passes</done>
+</task>`;
+  const text = (lines: string[]) => `${lines.join('\n')}\n`;
+  const shown = (lines: string[]) => lines.join('\n'); // (git() trims its output)
+  const HEAD = Array.from({ length: 10 }, (_, i) => `line${i + 1}`);
+  const edit = (lines: string[], n: number, to: string) => lines.map((l, i) => (i === n - 1 ? to : l));
+  const AGENT_EDIT = `sh -c ${JSON.stringify("sed -i 's/^line10$/agent/' lib.txt; echo edited")} {prompt}`;
+
+  function project(): Project {
+    const p = makeProject([task]);
+    writeFileSync(join(p.root, 'lib.txt'), text(HEAD));
+    git(p.root, 'add', '--', 'lib.txt');
+    git(p.root, 'commit', '-q', '-m', 'lib');
+    return p;
+  }
+
+  it('what the user staged in the file the agent commits is staged again on top of the commit', async ({ expect }) => {
+    const p = project();
+    writeFileSync(join(p.root, 'lib.txt'), text(edit(HEAD, 1, 'mine')));
+    git(p.root, 'add', '--', 'lib.txt');
+    const r = await run(p, AGENT_EDIT);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(git(p.root, 'show', 'HEAD:lib.txt')).toBe(shown(edit(HEAD, 10, 'agent')));
+    expect(git(p.root, 'show', ':lib.txt')).toBe(shown(edit(edit(HEAD, 1, 'mine'), 10, 'agent')));
+    expect(readFileSync(join(p.root, 'lib.txt'), 'utf8')).toBe(text(edit(edit(HEAD, 1, 'mine'), 10, 'agent')));
+    expect(git(p.root, 'diff', '--name-only')).toBe('');
+  });
+
+  it('a staged change next to the agent\'s: the committed content is staged, the change stays in the tree, and a warning says how to stage it again', async ({ expect }) => {
+    const p = project();
+    // Staged line 9, then put back in the working tree: the agent's file is HEAD's, so the commit
+    // holds its edit; the staged line 9 and the committed line 10 touch.
+    writeFileSync(join(p.root, 'lib.txt'), text(edit(HEAD, 9, 'mine')));
+    git(p.root, 'add', '--', 'lib.txt');
+    writeFileSync(join(p.root, 'lib.txt'), text(HEAD));
+    const r = await run(p, AGENT_EDIT);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(git(p.root, 'show', 'HEAD:lib.txt')).toBe(shown(edit(HEAD, 10, 'agent')));
+    expect(git(p.root, 'show', ':lib.txt')).toBe(shown(edit(HEAD, 10, 'agent')));
+    const warning = r.events.find((e) => e.type === 'warning' && String(e.message).startsWith('lib.txt: what you had staged'));
+    expect(warning?.message).toContain('git add -p -- lib.txt');
+  });
+});
