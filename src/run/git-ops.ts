@@ -122,32 +122,17 @@ type Entry = { mode: string; blob: string };
  */
 async function restage(root: string, entries: PathChange[], staged: Map<string, Entry>, before: Map<string, Entry>): Promise<string[]> {
   const unstaged: string[] = [];
-  let scratch: string | null = null;
-  try {
-    for (const c of entries) {
-      const mine = staged.get(c.path);
-      const base = before.get(c.path);
-      if (!mine || !base || (mine.mode === base.mode && mine.blob === base.blob)) continue;
-      if (!REGULAR.has(mine.mode) || !REGULAR.has(base.mode) || !REGULAR.has(c.new_mode)) {
-        unstaged.push(c.path);
-        continue;
-      }
-      scratch ??= mkdtempSync(join(tmpdir(), 'ralf-restage-'));
-      const file = async (name: string, blob: string) => {
-        const path = join(scratch!, name);
-        writeFileSync(path, (await runGit(['cat-file', 'blob', blob], { cwd: root })).stdout);
-        return path;
-      };
-      const merged = await runGit(['merge-file', '-p', '-q', await file('staged', mine.blob), await file('base', base.blob), await file('commit', c.new_blob)], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
-      if (merged.code !== 0) {
-        unstaged.push(c.path);
-        continue;
-      }
-      const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
-      await runGit(['update-index', '--cacheinfo', `${mine.mode},${blob},${c.path}`], { cwd: root });
+  for (const c of entries) {
+    const mine = staged.get(c.path);
+    const base = before.get(c.path);
+    if (!mine || !base || (mine.mode === base.mode && mine.blob === base.blob)) continue;
+    const merged = REGULAR.has(mine.mode) && REGULAR.has(base.mode) && REGULAR.has(c.new_mode) ? await mergeBlobs(root, mine.blob, base.blob, c.new_blob) : null;
+    if (merged === null || merged.code !== 0) {
+      unstaged.push(c.path);
+      continue;
     }
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
+    await runGit(['update-index', '--cacheinfo', `${mine.mode},${blob},${c.path}`], { cwd: root });
   }
   return unstaged;
 }
@@ -186,50 +171,52 @@ export async function withoutUserEdits(root: string, changes: PathChange[]): Pro
   const atHead = await headEntries(root, changes.map((c) => c.path));
   const out: PathChange[] = [];
   const left: LeftOut[] = [];
-  let scratch: string | null = null;
-  try {
-    for (const c of changes) {
-      const head = atHead.get(c.path) ?? { mode: ABSENT_MODE, blob: '' };
-      if (head.mode === c.old_mode && (c.old_mode === ABSENT_MODE || head.blob === c.old_blob)) {
-        out.push(c);
-        continue;
-      }
-      // The agent deleted the file: its change is the deletion, whatever the user had in it.
-      if (c.new_mode === ABSENT_MODE && head.mode !== ABSENT_MODE) {
-        out.push(c);
-        continue;
-      }
-      if (head.mode === ABSENT_MODE || c.old_mode === ABSENT_MODE) {
-        left.push({ path: c.path, reason: head.mode === ABSENT_MODE ? 'the file is not committed (your uncommitted file); the agent edited it' : 'you had deleted it (uncommitted) and the agent wrote it again' });
-        continue;
-      }
-      if (!REGULAR.has(head.mode) || !REGULAR.has(c.old_mode) || !REGULAR.has(c.new_mode)) {
-        left.push({ path: c.path, reason: 'it had uncommitted changes before the agent edited it, and it is not a regular file on every side' });
-        continue;
-      }
-      scratch ??= mkdtempSync(join(tmpdir(), 'ralf-merge-'));
-      const file = async (name: string, blob: string) => {
-        const path = join(scratch!, name);
-        writeFileSync(path, (await runGit(['cat-file', 'blob', blob], { cwd: root })).stdout);
-        return path;
-      };
-      const agent = await file('agent', c.new_blob);
-      const before = await file('before', c.old_blob);
-      const committed = await file('head', head.blob);
-      // `merge-file -p <agent> <before> <head>`: the agent's version with before → HEAD applied,
-      // i.e. the user's uncommitted edits taken out. Exit 0: clean; > 0: conflicts; < 0: binary.
-      const merged = await runGit(['merge-file', '-p', '-q', agent, before, committed], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
-      if (merged.code !== 0) {
-        left.push({ path: c.path, reason: merged.code === 255 ? 'it had uncommitted changes before the agent edited it, and a binary file\'s two changes cannot be told apart' : 'the agent edited lines next to your uncommitted changes in it, so the two cannot be told apart' });
-        continue;
-      }
-      const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
-      out.push({ ...c, new_blob: blob });
+  for (const c of changes) {
+    const head = atHead.get(c.path) ?? { mode: ABSENT_MODE, blob: '' };
+    if (head.mode === c.old_mode && (c.old_mode === ABSENT_MODE || head.blob === c.old_blob)) {
+      out.push(c);
+      continue;
     }
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    // The agent deleted the file: its change is the deletion, whatever the user had in it.
+    if (c.new_mode === ABSENT_MODE && head.mode !== ABSENT_MODE) {
+      out.push(c);
+      continue;
+    }
+    if (head.mode === ABSENT_MODE || c.old_mode === ABSENT_MODE) {
+      left.push({ path: c.path, reason: head.mode === ABSENT_MODE ? 'the file is not committed (your uncommitted file); the agent edited it' : 'you had deleted it (uncommitted) and the agent wrote it again' });
+      continue;
+    }
+    if (!REGULAR.has(head.mode) || !REGULAR.has(c.old_mode) || !REGULAR.has(c.new_mode)) {
+      left.push({ path: c.path, reason: 'it had uncommitted changes before the agent edited it, and it is not a regular file on every side' });
+      continue;
+    }
+    // `merge-file -p <agent> <before> <head>`: the agent's version with before → HEAD applied,
+    // i.e. the user's uncommitted edits taken out.
+    const merged = await mergeBlobs(root, c.new_blob, c.old_blob, head.blob);
+    if (merged.code !== 0) {
+      left.push({ path: c.path, reason: merged.code === 255 ? 'it had uncommitted changes before the agent edited it, and a binary file\'s two changes cannot be told apart' : 'the agent edited lines next to your uncommitted changes in it, so the two cannot be told apart' });
+      continue;
+    }
+    const blob = await gitText(['hash-object', '-w', '--stdin'], { cwd: root, input: merged.stdout });
+    out.push({ ...c, new_blob: blob });
   }
   return { changes: out, left };
+}
+
+/** `git merge-file -p <ours> <base> <theirs>` over three blobs: exit 0 clean, > 0 conflicts, 255 binary. */
+async function mergeBlobs(root: string, ours: string, base: string, theirs: string): Promise<{ code: number; stdout: Buffer }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'ralf-merge-'));
+  try {
+    const file = async (name: string, blob: string) => {
+      const path = join(scratch, name);
+      writeFileSync(path, (await runGit(['cat-file', 'blob', blob], { cwd: root })).stdout);
+      return path;
+    };
+    const r = await runGit(['merge-file', '-p', '-q', await file('ours', ours), await file('base', base), await file('theirs', theirs)], { cwd: root, okCodes: Array.from({ length: 256 }, (_, i) => i) });
+    return { code: r.code, stdout: r.stdout };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /** Each path's mode and blob at HEAD (absent paths, or no HEAD yet: not in the map). */
