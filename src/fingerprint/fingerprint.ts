@@ -112,6 +112,7 @@ function fit(parts: string[], max: number): string {
   return truncate(p.join(' | '), max);
 }
 
+
 /**
  * A unit printed after its failing children, deeper-indented right above it (TAP subtests:
  * `    not ok 1 - should be equal` … `not ok 1 - total of three lines` … `not ok 1 - test/cart.test.js`):
@@ -238,6 +239,7 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
   let index = -1;
   let score = 0;
   let genericBest = false;
+  let bareBest = false;
   let inHunk = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.text;
@@ -264,9 +266,13 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
     const s = lineScore(lines[i]!);
     // Earliest wins a tie, unless it only says that something failed and a later line of
     // the same strength says what (`✗ Build failed in 204ms` … `Could not resolve './x.js'`).
-    if (s > score || (s === score && s > 0 && genericBest && !saysOnlyThatItFailed(text) && !TEST_STATUS.test(text))) {
+    // A header that says nothing but where (`Error ------ src/cart.js:6:62`) loses to the message under it,
+    // even one without quotes (colour prints names in bold instead): `Cannot resolve name totl.`
+    if (s > score || (s === score && s > 0 && ((genericBest && !saysOnlyThatItFailed(text)) || (bareBest && specifics(text) !== '')) && !TEST_STATUS.test(text))) {
       index = i;
       score = s;
+      // (not one over an indented body: `ERROR: x.pl:6:` over `\ttest total: assertion failed` is read with it)
+      bareBest = specifics(text) === '' && !TEST_STATUS.test(text) && indentedBody(lines, i) === 0;
       // A header whose indented body says what (`ERROR: x.pl:6:` + `\ttest total: …`) is specific.
       genericBest = ((FAILURE_WORD.test(text) || s === SCORE_WEAK) && saysOnlyThatItFailed(text) && !(endsWithColon(text) && indentedBody(lines, i) > 0)) || TEST_STATUS.test(text);
     }
@@ -284,18 +290,29 @@ const FILE_HEAD = /^[^\s:]+\.\w+:\s*/;
  * `== [models/orders.sql] FAIL`). Such a line says THAT something failed, not what.
  */
 function saysOnlyThatItFailed(line: string): boolean {
-  const rest = normalizeValues(line)
+  const rest = specifics(line);
+  // Quotes, digits, dotted or snake_case names, operators, CamelCase types: specifics.
+  return rest.split(/\s+/).filter(Boolean).length <= 6 && !/['"`‘’“”\d.<>=_(){}]|[a-z][A-Z]/.test(rest);
+}
+
+/**
+ * What a line says once paths, file names, positions, severities, durations, tallies and rules
+ * are gone. Empty for a diagnostic's header that leaves its message to the lines under it
+ * (`Error ------------ src/cart.js:6:62`).
+ */
+function specifics(line: string): string {
+  return normalizeValues(line)
     .replace(/<(?:dur|n|time|date|pid|port|id|size)>/g, ' ')
     .replace(/\b\d+ (?:errors?|failures?|problems?|warnings?|tests?|files?)\b/gi, ' ')
     .split(/\s+/)
-    .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
+    // (a path, not a term with a slash inside its brackets: `error(evaluation_error(zero_divisor),(is)/2)`)
+    .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/^[^(]*[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
     .join(' ')
     .replace(FILE_HEAD, '')
     .replace(/\b(?:fatal error|error|warning|Error|ERROR|FATAL|FAIL(?:ED)?)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:?/g, ' ')
     .replace(/[^\p{L}\p{N}'"`‘’“”.<>=_(){}\s-]/gu, ' ')
-    .replace(/\.(?=\s|$)/g, '');
-  // Quotes, digits, dotted or snake_case names, operators, CamelCase types: specifics.
-  return rest.split(/\s+/).filter(Boolean).length <= 6 && !/['"`‘’“”\d.<>=_(){}]|[a-z][A-Z]/.test(rest);
+    .replace(/\.(?=\s|$)/g, '')
+    .trim();
 }
 
 /**
@@ -695,7 +712,8 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   // as a wrapper does.
   if (follow === '' && details === '' && score > SCORE_WRAPPER && saysOnlyThatItFailed(primary)) {
     const ctx = contextAbove(lines, index);
-    if (ctx >= 0 && lineScore(lines[ctx]!) > 0) {
+    // (not a header that only says where: the line chosen is its message)
+    if (ctx >= 0 && lineScore(lines[ctx]!) > 0 && specifics(lines[ctx]!.text) !== '') {
       parts.unshift(describeLine(lines, ctx));
       source = ctx;
     }

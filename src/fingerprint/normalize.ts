@@ -70,7 +70,8 @@ const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offs
 // A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
 // `Cannot parse: 2:70: code` inside. (A `file:line` is taken by COLON_LOCATION before.)
 const PAREN_POSITION = /(?<!\s)\s*\(\d+:\d+(?::\d+)?\)/g;
-const BARE_POSITION = /(^|[\s(\[])\d+:\d+(?::\d+)?:?(?=$|[\s)\]:,;])/g;
+// (a range too: remark's `10:19-10:31 warning …`)
+const BARE_POSITION = /(^|[\s(\[])\d+:\d+(?::\d+)?(?:-\d+(?::\d+)?)?:?(?=$|[\s)\]:,;])/g;
 // A numeric id after `id=`/`id:` (`request id=30331`, `user_id: 17`) or a long `#1234` reference.
 const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
 // Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
@@ -81,8 +82,8 @@ const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]{0,9}\d[a-z_])(?=[a-z0-9_]{0,8}
 const PATH = /(?:(?<![\w.@%+~:/\\-])|(?<=[A-Za-z]:)(?=\/(?!\/)))((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
 // (and Pascal's `$0000000000401142`)
 const HEX_ADDR = /\b0x[0-9a-fA-F]+\b|\$[0-9A-F]{8,16}\b/g;
-const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g;
-const HEX_HASH_UPPER = /\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
+// (in lower case from 7 digits, in upper case from 12: `BEEF1234` may be a word or a code)
+const HEX_HASH = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b|\b(?=[0-9A-F]*\d)(?=[0-9A-F]*[A-F])[0-9A-F]{12,64}\b/g;
 const GCC_TEMP = /\bcc[A-Za-z0-9]{6}\.(o|s|res|ltrans\d*\.o)\b/g;
 // Python's `tmpa1b2c3d4`, and mktemp's default `tmp.XXXXXXXXXX` (letters and digits, at least one digit or upper case).
 const TMP_NAME = /\btmp(?:(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}|(\.)(?=[A-Za-z0-9]*[\dA-Z])[A-Za-z0-9]{6,})\b/g;
@@ -176,7 +177,6 @@ function normalizeCommon(input: string): string {
   s = s.replace(HEX_ADDR, '0x<addr>');
   s = s.replace(JAVA_IDENTITY, '$1@<hash>');
   s = s.replace(HEX_HASH, '<hash>');
-  s = s.replace(HEX_HASH_UPPER, '<hash>');
   return s;
 }
 
