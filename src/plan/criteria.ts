@@ -22,6 +22,12 @@ export type CriteriaMode = 'verify' | 'done' | 'manual';
 const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'sh-session', 'terminal']);
 const PROMPT_LANGS = new Set(['console', 'shell-session', 'sh-session', 'terminal']);
 
+/** A line that starts by saying it is optional. */
+const OPTIONAL_STEP = /^\(?optional(?:ly)?\b/i;
+
+/** A heading or label naming steps a person takes. */
+const BY_HAND_LABEL = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bhuman\b|\bvisual(?:ly)?\b|\bin\s+the\s+browser\b/i;
+
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/;
 const CHECKBOX_ONLY = /^\s*\[[ xX]\]\s+/;
 
@@ -39,7 +45,8 @@ const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:fail\w*|errors?|wa
 const NEGATIVE =
   /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
-const EXPECTS_NOTHING = /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b/i;
+const EXPECTS_NOTHING =
+  /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b|\bexpect(?:ed|s)?\s*[:=]?\s*(?:(?:zero|no|0|none)\s+(?:matches|lines?|results?|output|hits|occurrences)|nothing|empty)\b/i;
 const RUN_OR_SUCCESS =
   /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
@@ -146,6 +153,18 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
   // A label holds no quotes: in `.prettierrc contains "semi": true` the colon is the quoted text's.
   const label = /^([^:`$|&;"']{1,80}):\s+(.+)$/.exec(line);
   if (label) candidates.push({ s: label[2]!, label: label[1]! });
+  // `cargo test - all existing tests pass`, `make lint — no warnings`: a dash between spaces,
+  // then plain words, describes the command before it (tried first: the whole line would run
+  // the description as arguments). An em or en dash is never an argument; a plain `-` is
+  // (`cat - notes.txt`), so after it every word must be a plain word.
+  for (const c of [...candidates]) {
+    const dash = /\s+([-—–])\s+(?=\S)/.exec(c.s.replace(/"[^"]*"|'[^']*'/g, (q) => 'Q'.repeat(q.length)));
+    if (!dash || dash.index === 0) continue;
+    const said = c.s.slice(dash.index + dash[0].length);
+    const ws = said.split(/\s+/);
+    if (dash[1] === '-' && (ws.length < 2 || !ws.every((w) => /^\(?[A-Za-z][A-Za-z'’-]*\)?[.,;:!?)]*$/.test(w)))) continue;
+    candidates.unshift({ s: c.s.slice(0, dash.index), label: `${c.label} ${said}` });
+  }
   // `grep -c X file shows 3+ matches`, `grep "k = " f matches 'k = "3"'`, `npx vitest run passes all
   // tests`: the command, then what its output or status should be. The verb is found outside
   // quotes, so a quoted argument (`grep "returns" f`) stays whole.
@@ -238,7 +257,9 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
   if (!s || /^#{1,6}\s/.test(s) || /^[-*_=]{3,}$/.test(s) || /^<\/?[A-Za-z][^>]*>$/.test(s)) return null;
   const source = { element: ctx.element, line };
   const decodedLine = decodeEntities(s).replace(/\*\*/g, '').trim();
-  if (ctx.mode === 'manual') return { text: decodedLine, source, checks: [], named: [], manual: true };
+  // "Optional: `cmd` (with a file changed)", "Optionally run `cmd`": a step the author leaves to
+  // whoever wants it, not a criterion the work must meet.
+  if (ctx.mode === 'manual' || OPTIONAL_STEP.test(decodedLine)) return { text: decodedLine, source, checks: [], named: [], manual: true };
 
   // "`src/a.ts` exists", "`src/a.ts` contains `x`": a file criterion, never a command.
   if (/exist|creat|present|contain|include/i.test(decodedLine)) {
@@ -287,6 +308,38 @@ function isEvidence(s: string, commandSpans: Span[]): boolean {
 const HOLDS = /\b(?:contains?|includes?|exists?|present|intact|matches|has|have|holds?|defined|exported|configured|valid|installed|pinned|registered|declared|enabled|imports?|loads?|compiles?|builds?|passes)\b/i;
 const GONE = /\b(?:removed|deleted|gone|absent|dropped|missing|longer|without|nothing|never|revert\w*|rollback|undo)\b/i;
 
+/** "Makefile has a target that runs `cmd`", "a hook which calls `cmd`": what another thing runs. */
+const RUN_BY_ANOTHER = /\b(?:that|which)\s+(?:runs?|calls?|invokes?|executes?|wraps?|spawns?)\s*$/i;
+/** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
+const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
+
+/**
+ * Removes, in place, the command spans of a line that are not checks the line asks for: a span
+ * inside parentheses beside a command outside them describes that command (`make check` (go vet
+ * + `go test ./...`) is green); a span another thing runs (`a target that runs \`go run ...\``);
+ * a span whose purpose clause sets something up (`Run \`npm install\` to install Vitest`).
+ */
+function notChecks(s: string, spans: Span[]): void {
+  const depth = (at: number) => {
+    let d = 0;
+    for (let i = 0; i < at; i++) {
+      if (spans.some((sp) => sp.start <= i && i < sp.end)) continue;
+      if (s[i] === '(') d++;
+      else if (s[i] === ')') d = Math.max(0, d - 1);
+    }
+    return d;
+  };
+  const inParens = spans.map((sp) => depth(sp.start) > 0);
+  const outside = inParens.some((p) => !p);
+  const keep = spans.filter((sp, i) => {
+    if (outside && inParens[i]) return false;
+    if (RUN_BY_ANOTHER.test(s.slice(0, sp.start).replace(/`/g, ''))) return false;
+    if (SETUP_PURPOSE.test(s.slice(sp.end))) return false;
+    return true;
+  });
+  spans.splice(0, spans.length, ...keep);
+}
+
 /** The criterion of one sentence of a line (the whole line when it is one sentence). */
 function sentenceCriterion(s: string, decodedLine: string, source: { element: string; line: number }, ctx: CriteriaContext, inSentence = false): Criterion | null {
   const spans = s.includes('`') ? codeSpans(s) : [];
@@ -304,6 +357,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const content = decodeEntities(span.content).trim();
     if (ctx.explicit ? looksLikeExplicitCommand(content) && !/\n/.test(content) : looksLikeCodeCommand(content, ctx.resolves)) commandSpans.push({ ...span, content });
   }
+  notChecks(s, commandSpans);
   if (commandSpans.length > 0) {
     remainder = '';
     let last = 0;
@@ -427,6 +481,12 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   }
   const out: Criterion[] = [];
   let line = ctx.lines.lineAt(start);
+  // Under a heading or label that says the steps are a person's ("Manual testing checklist:",
+  // "### Visual check"), every prose line is manual until the next heading or label (list items
+  // that end in a colon are sub-steps, not labels). A shell fence there is still a script the
+  // author wrote out to run.
+  let byHand = false;
+  const lineCtx = () => (byHand ? { ...ctx, mode: 'manual' as const } : ctx);
   let fence: { marker: string; lang: string; body: Array<{ text: string; line: number }>; line: number } | null = null;
   const flushFence = () => {
     if (!fence) return;
@@ -449,7 +509,9 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
     } else if (f && !(f[1]![0] === '`' && raw.slice(raw.indexOf(f[1]!) + f[1]!.length).includes('`'))) {
       fence = { marker: f[1]!, lang: (f[2] ?? '').toLowerCase(), body: [], line };
     } else {
-      const c = lineCriterion(raw, line, ctx);
+      const t = raw.trim().replace(/\*\*|__/g, '');
+      if (/^#{1,6}\s/.test(t) || (!BULLET.test(raw) && !t.includes('`') && /^[^:]{1,80}:$/.test(t))) byHand = BY_HAND_LABEL.test(t);
+      const c = lineCriterion(raw, line, lineCtx());
       if (c) out.push(c);
     }
     line++;

@@ -9,6 +9,7 @@ import { RalfError, type Problem } from '../errors.js';
 import type { Check } from './model.js';
 import type { Criterion, ParsedPlan, ParsedTask } from './parsed.js';
 import { automatedCriteria, criteriaFromRange, type CriteriaContext } from './criteria.js';
+import { withoutRestatedChecks } from './restated.js';
 import { decodeEntities } from './entities.js';
 import { linesOfEntries, readFrontmatter, type FrontmatterBlock } from './frontmatter.js';
 import { lineIndex, normalizeNewlines, type LineIndex } from './lines.js';
@@ -209,6 +210,7 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
   for (const name of ['acceptance_criteria', 'done', 'verification']) {
     for (const el of childElements(node, name)) criteria.push(...criteriaFromRange(text, el.contentStart, el.contentEnd, ctx(name, 'done')));
   }
+  const ownCriteria = withoutRestatedChecks(criteria);
 
   const ambiguity = checkpointAmbiguity(node.attrList);
   return {
@@ -223,7 +225,7 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
     end_line: node.endLine,
     files: taskFiles(elements.files),
     elements,
-    criteria,
+    criteria: ownCriteria,
   };
 }
 

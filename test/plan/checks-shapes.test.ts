@@ -245,3 +245,57 @@ describe('a long run of spaces after a command', () => {
     expect(checksOf(`- \`engines.node\` is pinned: \`grep -q node package.json\`${' '.repeat(6000)}`, 'done')).toEqual(['grep -q node package.json']);
   });
 });
+
+describe('a command runs as the author wrote it, or not at all (third round)', () => {
+  const taskPlan = (verify: string, done: string) =>
+    ['---', 'phase: 03-store', 'plan: 02', 'type: execute', 'autonomous: true', '---', '<tasks>', '<task type="auto">', '  <name>Add the cart store</name>', '  <action>Write it.</action>', `  <verify>${verify}</verify>`, `  <done>${done}</done>`, '</task>', '</tasks>'].join('\n');
+  const taskChecks = (verify: string, done: string) =>
+    planFromText(taskPlan(verify, done), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} }).tasks[0]!.checks.map((k) => (k.kind === 'command_succeeds' ? k.command : k.kind));
+
+  it('a <done> that restates the verify check in shorthand runs only as the verify check', () => {
+    // Without the runner word, or without the `cd` into a subdirectory, the shorthand is not the author's check.
+    expect(taskChecks('<automated>npx tsc --noEmit &amp;&amp; echo "types ok"</automated>', '- `tsc --noEmit` passes')).toEqual(['npx tsc --noEmit && echo "types ok"']);
+    expect(taskChecks('<automated>cd web &amp;&amp; npm test -- cart</automated>', '- `npm test -- cart` passes')).toEqual(['cd web && npm test -- cart']);
+    // Written in full where the verify check runs it, it is the author's check too; with words of its own it is another check.
+    expect(taskChecks('<automated>npm test 2>&amp;1 | tail -20</automated>', '- `npm test` exits 0')).toEqual(['npm test 2>&1 | tail -20', 'npm test']);
+    expect(taskChecks('<automated>cd /home/dev/shop &amp;&amp; npm test</automated>', '- `npm test` exits 0')).toEqual(['cd /home/dev/shop && npm test', 'npm test']);
+    expect(taskChecks('<automated>npx vitest run src/cart.test.ts</automated>', '- `npx vitest run` passes (whole suite)')).toEqual(['npx vitest run src/cart.test.ts', 'npx vitest run']);
+  });
+
+  it('a dash between spaces ends the command and starts what is said of it', () => {
+    expect(checksOf('1. cargo test - every existing test still passes')).toEqual(['cargo test']);
+    expect(checksOf('2. make lint — no new warnings')).toEqual(['make lint']);
+    expect(checksOf('3. node bin/cli.js --help - lists the new flag')).toEqual(['node bin/cli.js --help']);
+    // A lone `-` followed by file names is an argument (standard input), not a description.
+    expect(checksOf('cat - notes.txt')).toEqual(['cat - notes.txt']);
+  });
+
+  it('a command in parentheses beside the check describes it; so does one another thing runs', () => {
+    expect(checksOf('- `make verify` (runs `go vet` and `go test ./...`) is green', 'done')).toEqual(['make verify']);
+    expect(checksOf('- `make verify` → PASS (lint plus the full `go test ./...`).')).toEqual(['make verify']);
+    expect(checksOf('- The Makefile has a `seed` target that runs `go run ./cmd/seed -env dev`', 'done')).toEqual([]);
+    expect(checksOf('- package.json has a script which calls `node scripts/gen.mjs`', 'done')).toEqual([]);
+    // Alone in parentheses it is still the line's check.
+    expect(checksOf('- Types are clean (`npx tsc --noEmit` exits 0)', 'done')).toEqual(['npx tsc --noEmit']);
+  });
+
+  it('a step that sets something up, an optional step and a manual checklist are not checks', () => {
+    expect(checksOf('- Run `pnpm install` to install the test runner')).toEqual([]);
+    expect(checksOf('- Run `npm test -- --run` to verify the suite executes')).toEqual(['npm test -- --run']);
+    expect(checksOf('4. Optional: cargo run -- --config demo.yaml (after editing a source file) - reruns the checks')).toEqual([]);
+    expect(checksOf('- Optionally run `npm run e2e` against staging')).toEqual([]);
+    const checklist = ['Manual QA checklist:', '', '1. **Fresh install:**', '   - Build and run: `npx expo run:android`', '   - Open the settings tab', '', 'Automated:', '- `npm test` passes'].join('\n');
+    expect(checksOf(checklist)).toEqual(['npm test']);
+    // A shell fence under such a checklist is still a script the author wrote out to run.
+    expect(checksOf(['Manual QA checklist:', '```bash', 'grep -q "cartTotal" src/store/cart.ts', '```'].join('\n'))).toEqual(['grep -q "cartTotal" src/store/cart.ts']);
+  });
+
+  it('a fence comment that expects no matches keeps the fence from running as a success check', () => {
+    expect(checksOf(['```', 'npm test', 'grep -rn "console.log" src/', '# expected: zero matches', '```'].join('\n'))).toEqual([]);
+  });
+
+  it('a request with a value left to fill in ("...") is not run', () => {
+    expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "..."}\'')).toEqual([]);
+    expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "42"}\'')).toHaveLength(1);
+  });
+});
