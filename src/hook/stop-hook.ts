@@ -14,7 +14,7 @@ import { readRegularFileSlice } from '../fs/read-regular-file.js';
 import { STATE_DIR } from '../engine/shell/paths.js';
 import { listPlanIds, parsePlanState, stopFlagPresent } from '../engine/shell/store.js';
 import { shellQuote } from '../install/render.js';
-import { decideStop, DEFAULT_MAX_BLOCKS, type StateFile, type StopDecision, type StopEvent } from './stop-rule.js';
+import { decideStop, DEFAULT_MAX_BLOCKS, holdMark, type StateFile, type StopDecision, type StopEvent } from './stop-rule.js';
 
 /** The host's hook input: Claude Code's Stop/SubagentStop JSON (the OpenCode plugin sends the same keys). */
 export interface HookInput {
@@ -66,7 +66,7 @@ export function runStopHook(options: StopHookOptions): StopHookResult {
   const states = readStates(root, sessionId);
   const counter = new BlockCounter(root, sessionId);
   const planArg = (planRel: string) => shellQuote(resolve(root) === cwd ? planRel : join(root, planRel));
-  const base = { stopFlag: stopFlagPresent(root), blocksSoFar: (key: string) => counter.get(key), runtime: options.runtime, planArg };
+  const base = { stopFlag: stopFlagPresent(root), blocksSoFar: (key: string) => counter.get(key), lastHold: counter.lastHold(), runtime: options.runtime, planArg };
 
   let decision = decideStop(event, states, { ...base, enabled: true, maxBlocks: DEFAULT_MAX_BLOCKS });
   let maxBlocks: number | null = null;
@@ -78,7 +78,7 @@ export function runStopHook(options: StopHookOptions): StopHookResult {
   }
   const loop = decision.loop;
   let blocks = loop ? counter.get(loop.key) : null;
-  if (decision.decision === 'block') blocks = counter.add(decision.loop.key);
+  if (decision.decision === 'block') blocks = counter.add(decision.loop.key, holdMark(decision.loop));
   return {
     decision: decision.decision,
     why: decision.why,
@@ -118,20 +118,23 @@ function readTail(path: string | null): string | null {
   return readRegularFileSlice(path, TRANSCRIPT_TAIL_BYTES, 'end')?.toString('utf8') ?? null;
 }
 
-/** How often the hook held a loop, per session: `.planning/ralf/hooks/<session>.json`. */
+/**
+ * How often the hook held a loop, per session, and where the loop stood at the last hold:
+ * `.planning/ralf/hooks/<session>.json`, `{"<loop key>": <blocks>, ..., "|last": "<holdMark of the last hold>"}`.
+ */
 class BlockCounter {
   private readonly path: string;
-  private counts: Record<string, number> | null = null;
+  private counts: Record<string, number | string> | null = null;
 
   constructor(root: string, sessionId: string) {
     this.path = join(root, STATE_DIR, 'hooks', `${sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120)}.json`);
   }
 
-  private load(): Record<string, number> {
+  private load(): Record<string, number | string> {
     if (this.counts) return this.counts;
     try {
       const value = JSON.parse(readTextIfExists(this.path) ?? '{}') as unknown;
-      this.counts = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, number>) : {};
+      this.counts = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, number | string>) : {};
     } catch {
       this.counts = {};
     }
@@ -143,12 +146,18 @@ class BlockCounter {
     return typeof n === 'number' && Number.isFinite(n) ? n : 0;
   }
 
-  add(key: string): number {
-    const counts = { ...this.load(), [key]: this.get(key) + 1 };
+  lastHold(): string | null {
+    const mark = this.load()['|last'];
+    return typeof mark === 'string' ? mark : null;
+  }
+
+  add(key: string, mark: string): number {
+    const blocks = this.get(key) + 1;
+    const counts = { ...this.load(), [key]: blocks, '|last': mark };
     mkdirSync(join(this.path, '..'), { recursive: true });
     writeFileAtomic(this.path, `${JSON.stringify(counts, null, 2)}\n`);
     this.counts = counts;
-    return counts[key]!;
+    return blocks;
   }
 }
 

@@ -6,7 +6,13 @@
  *
  * Hold (block) only when ALL of these are true, else allow:
  * - the hooks are enabled (config `hooks.enabled`) and the event names a session;
- * - the host is not already continuing because of an earlier block (`stop_hook_active`);
+ * - the host is not already continuing because of an earlier block (`stop_hook_active`) with
+ *   the loop where ralf's last hold left it: an agent that verified again since (a new
+ *   iteration, a confirm request) or went on to the next task's loop, and still has a loop
+ *   open, is held again, so a retrying agent is held after each verify, not only once per
+ *   turn (bounded by `hooks.max_blocks` per loop; each hold needs a new verify, which the
+ *   loop's own bounds count). After another hook's block (ralf held nothing in this session)
+ *   the stop is allowed;
  * - `.planning/ralf/STOP` is absent and the agent did not just hand a checkpoint to the human;
  * - a loop recorded for THIS session is open: started and not verified, or its last
  *   verdict was retry/confirm with iterations left (a passed or stopped loop is closed:
@@ -49,6 +55,8 @@ export interface StopContext {
   stopFlag: boolean;
   /** Blocks already spent on this loop (see loopKey). */
   blocksSoFar: (key: string) => number;
+  /** `holdMark` of ralf's last hold in this session (loop and where it stood), or null when it held none. */
+  lastHold: string | null;
   /** The runtime's command line, e.g. `"/usr/bin/node" "/home/u/.claude/ralf-lite/ralf.js"`. */
   runtime: string;
   /** The plan path as the agent's shell should type it (quoted), from the project-relative path. */
@@ -74,7 +82,6 @@ const CHECKPOINT_MARKER = /^#{1,3} *CHECKPOINT REACHED\b/m;
 export function decideStop(event: StopEvent, states: readonly StateFile[], ctx: StopContext): StopDecision {
   if (!ctx.enabled) return { decision: 'allow', why: 'hooks.enabled is false' };
   if (!event.sessionId) return { decision: 'allow', why: 'the host gave no session id' };
-  if (event.stopHookActive) return { decision: 'allow', why: 'the host is already continuing after a block (stop_hook_active)' };
   if (ctx.stopFlag) return { decision: 'allow', why: '.planning/ralf/STOP is present: every loop is paused' };
   if (event.lastMessage && CHECKPOINT_MARKER.test(event.lastMessage)) return { decision: 'allow', why: 'the agent handed a checkpoint to the human' };
 
@@ -85,9 +92,22 @@ export function decideStop(event: StopEvent, states: readonly StateFile[], ctx: 
   if (event.subagent && event.transcript === null) return { decision: 'allow', why: 'no transcript to tell which loop this subagent runs' };
   // The loop touched last is the one the agent is in.
   const loop = open.sort((a, b) => newestFirst(a.loop, b.loop))[0]!;
+  if (event.stopHookActive) {
+    // The host continues because a Stop hook blocked. Ours, on this loop as it is now: the agent
+    // did nothing the loop recorded since, so a second hold in a row would only repeat itself;
+    // another hook's (ralf held nothing here): not ours to prolong. Ours before a verify that
+    // moved the loop, or on another task's loop: judge as any stop.
+    if (ctx.lastHold === null) return { decision: 'allow', why: 'the host is already continuing after another hook\'s block (stop_hook_active)', loop };
+    if (ctx.lastHold === holdMark(loop)) return { decision: 'allow', why: 'the host is already continuing after a block (stop_hook_active) and the loop did not move since', loop };
+  }
   const spent = ctx.blocksSoFar(loop.key);
   if (spent >= ctx.maxBlocks) return { decision: 'allow', why: `held ${spent} time(s) already (hooks.max_blocks = ${ctx.maxBlocks})`, loop };
   return { decision: 'block', why: 'open loop started in this session', reason: blockReason(loop, ctx, spent + 1), loop };
+}
+
+/** Which loop and where it stands, for telling whether the agent verified again since ralf held it. */
+export function holdMark(open: OpenLoop): string {
+  return `${open.key}#${open.loop.iterations.length}|${open.loop.updated_at ?? ''}`;
 }
 
 /** A loop the agent must carry on: started, or retry/confirm with iterations left. */

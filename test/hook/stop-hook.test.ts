@@ -75,6 +75,36 @@ describe('ralf hook stop', () => {
     expect((await hook(retry, { stop_hook_active: true })).block).toBeNull();
   });
 
+  it('stop_hook_active after ralf held this loop: allows while the loop did not move, holds again once the agent verified again', async () => {
+    // Claude Code keeps stop_hook_active true for the whole continuation after a block, so an
+    // agent held once, that repairs and verifies (retry again) and tries to stop, was let go
+    // with the task open and iterations left. Seen through the real Claude Code (test/e2e/verdicts-claude).
+    const p = project({ error_fingerprint_repeats: 3 });
+    await ralf(p, ['task', 'start', PLAN_REL, '1']);
+    expect((await ralf(p, ['task', 'verify', PLAN_REL, '1', '--json'])).exitCode).toBe(10);
+    expect((await hook(p, {})).block?.reason).toContain('iteration 1 of 3');
+    // Held, and the agent ends its turn again at once: a second hold in a row would only repeat.
+    expect((await hook(p, { stop_hook_active: true })).block).toBeNull();
+    p.write('src/a.js', "module.exports = 'still broken';\n");
+    expect((await ralf(p, ['task', 'verify', PLAN_REL, '1', '--json'])).exitCode).toBe(10);
+    const again = await hook(p, { stop_hook_active: true });
+    expect(again.block?.reason).toContain('iteration 2 of 3');
+    expect(again.block?.reason).toContain('2 of at most 3 times');
+    expect((await hook(p, { stop_hook_active: true })).block).toBeNull();
+  });
+
+  it('stop_hook_active after ralf held task 1: the next task\'s open loop is held (it is not the loop that hold was about)', async () => {
+    const two = `${autoTask({ name: 'Task 1: Make the value right', verify: 'node check.js' })}\n${autoTask({ name: 'Task 2: Add b', files: ['src/b.js'], verify: 'test -f src/b.js' })}`;
+    const p = new Project({ tasks: two, files });
+    await ralf(p, ['task', 'start', PLAN_REL, '1']);
+    expect((await hook(p, {})).block?.reason).toContain('Task 1 "Task 1: Make the value right"');
+    p.write('src/a.js', "module.exports = 'fixed';\n");
+    expect((await ralf(p, ['task', 'verify', PLAN_REL, '1', '--json'])).exitCode).toBe(0);
+    await ralf(p, ['task', 'start', PLAN_REL, '2']);
+    expect((await ralf(p, ['task', 'verify', PLAN_REL, '2', '--json'])).exitCode).toBe(10);
+    expect((await hook(p, { stop_hook_active: true })).block?.reason).toContain('Task 2 "Task 2: Add b"');
+  });
+
   it('a checkpoint handed to the human: allows', async () => {
     expect((await hook(retry, { last_assistant_message: '## CHECKPOINT REACHED\n**Type:** human-verify' })).block).toBeNull();
   });
