@@ -83,7 +83,10 @@ export async function run(argv: string[]): Promise<number> {
   if (values.json) {
     const onePlan = planPath
       ? {
-          state: states[0] ?? null,
+          // Not the whole state file (plans[].state_path names it): with a few iterations' output
+          // tails it outgrew what a host hands its model of one tool result (Claude Code keeps
+          // 30,000 characters and shows a 2 KB preview), so an agent resuming a plan never saw
+          // `resume_at` and redid a passed task.
           tasks: perTask?.tasks ?? null,
           resume_at: perTask?.resume_at ?? null,
           tasks_complete: perTask?.tasks_complete ?? null,
