@@ -26,13 +26,13 @@ export interface Sandbox {
   project: string;
 }
 
-/** A temp HOME and a git project copied from test/e2e/fixtures/project, one commit in. */
-export async function makeSandbox(): Promise<Sandbox> {
+/** A temp HOME and a git project copied from test/e2e/fixtures/<fixture>, one commit in. */
+export async function makeSandbox(fixture = 'project'): Promise<Sandbox> {
   const base = tempDir('ralf-e2e-');
   const home = join(base, 'home');
   const project = join(base, 'project');
   mkdirSync(home);
-  cpSync(join(repoRoot, 'test', 'e2e', 'fixtures', 'project'), project, { recursive: true });
+  cpSync(join(repoRoot, 'test', 'e2e', 'fixtures', fixture), project, { recursive: true });
   const env = cleanEnv({ HOME: home, ...gitIdentity });
   for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-q', '-m', 'chore: fixture']]) {
     await execa('git', args, { cwd: project, env, extendEnv: false });

@@ -11,7 +11,16 @@ import { exitOf, type AgentScript, type Reply } from './agent.js';
 export interface ExecutePlanScript {
   /** Shell commands that implement task N: attempt 1, then one per repair; the last repeats. */
   attempts: Record<number, string[]>;
+  /**
+   * Tries to end its turn after every retry (exit 10) of these tasks, as a model that thinks it
+   * is done would. When the host sends it back with ralf's reason, it repairs and runs the
+   * exact `task verify` command the reason names; when the host lets it stop, the turn ends.
+   */
+  endTurnOnRetry?: number[];
 }
+
+/** The text both hosts hand back when ralf holds the agent (the Stop hook's / plugin's reason). */
+export const HOLD_REASON = /ralf-lite: (?:the loop of|the checks of) /;
 
 interface PlanTaskJson {
   number: number;
@@ -29,6 +38,7 @@ interface PlanJson {
   path: string;
   tasks: PlanTaskJson[];
   plan: { phase: string | null; plan: string | null; requirements: string[] };
+  plan_decision?: { decision: 'loop' | 'skip' | 'refuse' };
 }
 
 /** Facts the model reads from the expanded command body. */
@@ -38,6 +48,17 @@ export interface CommandFacts {
   plan: PlanJson;
   /** The workflow text arrived inside the prompt. */
   hasWorkflow: boolean;
+}
+
+/**
+ * A subagent of /execute-phase gets only the phase workflow's prompt ("Execute the GSD plan
+ * <PLAN>. First run: <runtime> install --render ..."), no plan analysis: the runtime and the
+ * plan path from it, or null when the prompt is not that.
+ */
+export function readSubagentFacts(prompt: string): { runtime: string; planPath: string } | null {
+  const planPath = /Execute the GSD plan (\S+?)\.?\s*$/m.exec(prompt)?.[1];
+  const runtime = /First run: (.+) install --render workflows\/execute-plan\.md/.exec(prompt)?.[1]?.trim();
+  return planPath && runtime ? { runtime, planPath } : null;
 }
 
 export function readCommandFacts(prompt: string): CommandFacts {
@@ -65,7 +86,17 @@ const withExit = (cmd: string) => `${cmd}; echo "exit=$?"`;
 
 export function executePlanAgent(script: ExecutePlanScript): AgentScript {
   return function* (ctx) {
-    const { runtime, planPath, plan } = readCommandFacts(ctx.prompt);
+    let facts: { runtime: string; planPath: string; plan: PlanJson };
+    const sub = readSubagentFacts(ctx.prompt);
+    if (sub) {
+      // Workflow step 1.1 for a subagent: the workflow, then the plan analysis, from the runtime.
+      const workflow = yield bash(withExit(`${sub.runtime} install --render workflows/execute-plan.md`), 'render the workflow');
+      if (!workflow.includes('# ralf-lite: execute one PLAN.md')) return `SCRIPTED: no workflow rendered:\n${workflow.slice(0, 400)}`;
+      const analysis = jsonOf(yield bash(withExit(`${sub.runtime} plan ${sub.planPath} --json`), 'ralf plan'));
+      if (!analysis || 'error' in analysis) return `SCRIPTED: ralf plan failed`;
+      facts = { ...sub, plan: analysis as unknown as PlanJson };
+    } else facts = readCommandFacts(ctx.prompt);
+    const { runtime, planPath, plan } = facts;
     const ralf = (args: string) => withExit(`${runtime} ${args}`);
     const id = plan.id;
     const done: string[] = [];
@@ -79,13 +110,32 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
     if (exitOf(where) !== 0) return `SCRIPTED: the shell is not in ${root}; stopping`;
 
     // Step 1.4: the resume point; tasks before it are finished and never redone.
-    const status = jsonOf(yield bash(ralf(`status ${planPath} --json`), 'ralf status (resume point)'));
+    const statusText = yield bash(ralf(`status ${planPath} --json`), 'ralf status (resume point)');
+    const status = jsonOf(statusText);
+    // A model reads what the host hands it of a tool result; a document cut short has no resume_at.
+    if (!status || !('resume_at' in status)) return `SCRIPTED: ralf status --json did not reach me whole (${statusText.length} characters):\n${statusText.slice(0, 300)}`;
     const resumeAt = status?.resume_at === null ? Number.POSITIVE_INFINITY : typeof status?.resume_at === 'number' ? status.resume_at : 1;
+    const rows = (status?.tasks as Array<{ number: number; status: string }> | undefined) ?? [];
+    // A stopped task at the resume point: its last handoff goes to the human first.
+    let humanSaid: string | null = null;
+    if (rows.find((t) => t.number === resumeAt)?.status === 'stopped') {
+      const last = status?.last_handoff as { handoff?: { markdown?: string } } | undefined;
+      humanSaid = yield { say: `${last?.handoff?.markdown ?? '(no handoff)'}\n\nReply: fixed by hand, a different approach, defer, or stop.` };
+    }
 
     for (const task of plan.tasks) {
       const n = task.number;
-      if (n < resumeAt) {
+      if (n < resumeAt || rows.find((t) => t.number === n)?.status === 'deferred') {
         done.push(task.name);
+        continue;
+      }
+      if (humanSaid !== null && n === resumeAt) {
+        const reply = humanSaid;
+        humanSaid = null;
+        if (!/defer/i.test(reply)) return `Stopped at task ${n} (loop handoff).`;
+        const d = yield bash(ralf(`task defer ${planPath} ${n} --reason "deferred by the human after the loop stopped"`), `ralf task defer ${n}`);
+        if (exitOf(d) !== 0) return `ralf task defer exited ${exitOf(d)}: stopping.\n${d}`;
+        deferred.push(`Task ${n} (${task.name}): loop stopped; deferred by the human`);
         continue;
       }
       if (task.decision === 'refuse') {
@@ -125,9 +175,9 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
         done.push(task.name);
         continue;
       }
-      let confirm = '';
+      let verify = ralf(`task verify ${planPath} ${n} --json`);
       for (;;) {
-        const result = yield bash(ralf(`task verify ${planPath} ${n} --json${confirm}`), `ralf task verify ${n}`);
+        const result = yield bash(verify, `ralf task verify ${n}`);
         const code = exitOf(result);
         const data = jsonOf(result);
         if (code === 0) {
@@ -138,11 +188,19 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
           break;
         }
         if (code === 11) {
-          confirm = ' --done-confirmed'; // the manual criterion holds: the check proves it
+          // The manual criterion holds: the check proves it. The same command, confirmed.
+          verify = ralf(`task verify ${planPath} ${n} --json --done-confirmed`);
           continue;
         }
         if (code === 10) {
           attempt++;
+          verify = ralf(`task verify ${planPath} ${n} --json`);
+          if (script.endTurnOnRetry?.includes(n)) {
+            const reply = yield { say: `Task ${n} is implemented.` };
+            const named = /^\s+(.+ task verify .+ --json)\s*$/m.exec(reply)?.[1];
+            if (!HOLD_REASON.test(reply) || !named) return `SCRIPTED: released while task ${n} was retrying (iteration ${String(data?.iteration)}).`;
+            verify = withExit(named);
+          }
           const fix = attempts[Math.min(attempt, attempts.length - 1)];
           if (fix) yield bash(withExit(fix), `repair task ${n} (attempt ${attempt + 1})`);
           continue;
@@ -160,21 +218,38 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
       }
     }
 
+    // Step 4: the plan-level loop, for autonomous: true plans.
+    if (plan.plan_decision?.decision === 'loop') {
+      let verify = ralf(`plan verify ${planPath} --json`);
+      for (;;) {
+        const result = yield bash(verify, 'ralf plan verify');
+        const code = exitOf(result);
+        if (code === 0) break;
+        if (code === 11) {
+          // Each `manual` criterion (must_haves.truths) checked: the tests the plan runs prove them.
+          verify = ralf(`plan verify ${planPath} --json --done-confirmed`);
+          continue;
+        }
+        const handoff = (jsonOf(result)?.handoff as { markdown?: string } | undefined)?.markdown;
+        return handoff ? `${handoff}\n\nThe plan-level loop stopped.` : `ralf plan verify exited ${code}: stopping.\n${result}`;
+      }
+    }
+
     const summaryPath = planPath.replace(/-PLAN\.md$/, '-SUMMARY.md');
     const summary = [
       '---',
       `phase: ${plan.plan.phase ?? ''}`,
       `plan: ${plan.plan.plan ?? ''}`,
-      'subsystem: math',
+      'subsystem: e2e',
       'tags: [e2e]',
       `requirements-completed: [${(plan.plan.requirements ?? []).join(', ')}]`,
       'duration: 1min',
       'completed: 2026-01-01',
       '---',
       '',
-      `# Phase ${plan.plan.phase ?? ''} Plan ${plan.plan.plan ?? ''}: Math helpers Summary`,
+      `# Phase ${plan.plan.phase ?? ''} Plan ${plan.plan.plan ?? ''}: Summary`,
       '',
-      '**sum() with a verified fix; ratio() deferred after the loop stopped**',
+      `**${done.length - deferred.length} of ${plan.tasks.length} tasks done with verified checks${deferred.length ? `; ${deferred.length} deferred after the loop stopped` : ''}**`,
       '',
       '## Task Commits',
       '',

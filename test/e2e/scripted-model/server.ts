@@ -21,6 +21,8 @@ export interface LoggedRequest {
   shellTool: string | null;
   /** All user-message text in the request (the expanded command body lives here). */
   userText: string;
+  /** The text of the conversation's last event when it is a tool result (what the reply answers). */
+  lastResult: string | null;
   reply: Reply;
   step: number;
   divergences: string[];
@@ -83,6 +85,7 @@ export async function startScriptedModel(options: { agent?: AgentScript; logFile
       dialect: conv.dialect,
       shellTool: conv.shellTool,
       userText: conv.events.filter((e) => e.type === 'user').map((e) => (e as { text: string }).text).join('\n'),
+      lastResult: conv.events.at(-1)?.type === 'result' ? (conv.events.at(-1) as { text: string }).text : null,
       reply,
       step,
       divergences,
