@@ -43,7 +43,7 @@ import { detectTool } from './detect-tool.js';
 import { indentOf, type Line } from './lines.js';
 import { toLines } from './scan.js';
 import { failureTally, lineKind } from './noise.js';
-import { basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
+import { SPACES, basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
 import {
   SCORE_EXCEPTION,
   SCORE_LOCATED,
@@ -109,8 +109,16 @@ function fit(parts: string[], max: number): string {
     p[longest] = truncate(cur, cut);
     total = p.reduce((n, s) => n + s.length, 0) + sep;
   }
-  return truncate(p.join(' | '), max);
+  return truncate(p.join(' | ').replace(QUOTES, '').replace(SPACES, ' '), max);
 }
+
+/**
+ * Quote marks around names and values: whether a tool prints them is a choice of its output
+ * format, not of the cause. With colour on, several print the name in bold instead (flow,
+ * luacheck: `cnt` where the plain run says `'cnt'`), so the signature keeps only the text between.
+ */
+// (an apostrophe inside a word stays: `Couldn't match type`)
+const QUOTES = /[`"‘“”]|(?<!\p{L})['’]|['’](?!\p{L})/gu;
 
 
 /**
@@ -292,7 +300,7 @@ const FILE_HEAD = /^[^\s:]+\.\w+:\s*/;
 function saysOnlyThatItFailed(line: string): boolean {
   const rest = specifics(line);
   // Quotes, digits, dotted or snake_case names, operators, CamelCase types: specifics.
-  return rest.split(/\s+/).filter(Boolean).length <= 6 && !/['"`‘’“”\d.<>=_(){}]|[a-z][A-Z]/.test(rest);
+  return rest.split(SPACES).filter(Boolean).length <= 6 && !/['"`‘’“”\d.<>=_(){}]|[a-z][A-Z]/.test(rest);
 }
 
 /**
@@ -304,7 +312,7 @@ function specifics(line: string): string {
   return normalizeValues(line)
     .replace(/<(?:dur|n|time|date|pid|port|id|size)>/g, ' ')
     .replace(/\b\d+ (?:errors?|failures?|problems?|warnings?|tests?|files?)\b/gi, ' ')
-    .split(/\s+/)
+    .split(SPACES)
     // (a path, not a term with a slash inside its brackets: `error(evaluation_error(zero_divisor),(is)/2)`)
     .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/^[^(]*[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
     .join(' ')
@@ -323,7 +331,7 @@ function isGenericTitle(primary: string): boolean {
   const rest = primary
     .replace(FILE_HEAD, '')
     .replace(/^(?:fatal error|error|warning|Error|ERROR|FATAL)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:\s*/, '');
-  return rest.split(/\s+/).filter(Boolean).length <= 4 && !/['"`‘’“”\d./\\:<>]/.test(rest);
+  return rest.split(SPACES).filter(Boolean).length <= 4 && !/['"`‘’“”\d./\\:<>]/.test(rest);
 }
 
 /** A message that announces what follows (`Cannot find source file:`). */

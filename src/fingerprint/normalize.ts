@@ -8,6 +8,9 @@
  * (timestamps before `file:line`, URLs before paths, paths before hashes).
  */
 
+/** A run of white space (one shared pattern: every signature collapses it to one space). */
+export const SPACES = /\s+/g;
+
 /** A segment that is an index (`1` in `/items/1/qty`). */
 const INDEX = /^\d+$/;
 const EXT_LESS_FILES = /^(Makefile|GNUmakefile|makefile|Dockerfile|Containerfile|Jenkinsfile|Rakefile|Gemfile|Vagrantfile|Procfile|Justfile|justfile|BUILD|WORKSPACE)$/;
@@ -142,7 +145,7 @@ export function normalizeValues(input: string): string {
   s = s.replace(LEADING_LOG_PID, '$1[<pid>]');
   s = s.replace(LEVEL_PID, '$1$2[<pid>]');
   s = s.replace(BRACKET_BIG_NUMBER, '[<n>]');
-  return s.replace(/\s+/g, ' ').trim();
+  return s.replace(SPACES, ' ').trim();
 }
 
 /**
@@ -152,7 +155,7 @@ export function normalizeValues(input: string): string {
  */
 export function normalizeName(input: string): string {
   // rustdoc names a doc test by where it sits: `src/lib.rs - fee (line 6)`.
-  return normalizeCommon(input).replace(DOCTEST_LINE, '$1<n>)').replace(LONG_NUMBER, '<n>').replace(/\s+/g, ' ').trim();
+  return normalizeCommon(input).replace(DOCTEST_LINE, '$1<n>)').replace(LONG_NUMBER, '<n>').replace(SPACES, ' ').trim();
 }
 const DOCTEST_LINE = /(\((?:line|Line) )\d+\)\s*$/;
 

@@ -78,7 +78,7 @@ describe('the cause over decoration', () => {
 
   it('a column range is a position (`Cart.hs:10:15-33:`)', () => {
     const hint = (line: number) => `src/Cart.hs:${line}:15-33: Suggestion: Redundant bracket\nFound:\n  ("coupon " ++ code)\nPerhaps:\n  "coupon " ++ code\n\n1 hint\n`;
-    expect(fp(hint(10))).toBe('Cart.hs: Suggestion: Redundant bracket | Found: ; ("coupon " ++ code) ; Perhaps: ; "coupon " ++ code');
+    expect(fp(hint(10))).toBe('Cart.hs: Suggestion: Redundant bracket | Found: ; (coupon ++ code) ; Perhaps: ; coupon ++ code');
     expect(fp(hint(17))).toBe(fp(hint(10)));
     expect(fp(read('hlint/use-null/v1-base.txt'))).not.toBe(fp(read('hlint/redundant-bracket/v1-base.txt')));
   });
@@ -97,7 +97,7 @@ describe('the cause over decoration', () => {
   it('a line a pointer marks is a window on the source: the message is after the pointer, the source from the pointed column on says where', () => {
     const out = (line: number, window: string, dashes: number) => `Error: Parse error on line ${line}:\n${window}\n${'-'.repeat(dashes)}^\nExpecting 'STRING', 'NUMBER', got 'undefined'\n    at Object.parseError (/tmp/x/node_modules/jsonlint/lib/jsonlint.js:55:11)\n`;
     const base = fp(out(2, `{  "currency": 'EUR',  "items": [`, 15));
-    expect(base).toBe(`Error: Parse error on line <n>: | Expecting 'STRING', 'NUMBER', got 'undefined' ; at: 'EUR', "items": [`);
+    expect(base).toBe(`Error: Parse error on line <n>: | Expecting STRING, NUMBER, got undefined ; at: EUR, items: [`);
     // Shifted: the window starts elsewhere, the pointed source is the same.
     expect(fp(out(9, `...wed",  "currency": 'EUR',  "items": [`, 22))).toBe(base);
   });

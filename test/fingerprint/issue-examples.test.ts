@@ -17,8 +17,8 @@ async function fp(rel: string): Promise<string> {
 
 describe('ralf fingerprint gives the cause-bearing line (issue 17 examples)', () => {
   it('Lua: the error, not the traceback frame under `stack traceback:`', async () => {
-    expect(await fp('lua/nil-method-trimmed/v1-base.txt')).toBe("lua5.4: config.lua: attempt to call a nil value (method 'trimmed')");
-    expect(await fp('lua/nil-method-upper2/v3-cwd.txt')).toContain("(method 'upper2')");
+    expect(await fp('lua/nil-method-trimmed/v1-base.txt')).toBe("lua5.4: config.lua: attempt to call a nil value (method trimmed)");
+    expect(await fp('lua/nil-method-upper2/v3-cwd.txt')).toContain("(method upper2)");
   });
 
   it('ExUnit: the failed assertion and its values, not a stacktrace line', async () => {
@@ -30,19 +30,19 @@ describe('ralf fingerprint gives the cause-bearing line (issue 17 examples)', ()
 
   it('GHC: the indented message under `file:line:col: error:`', async () => {
     expect(await fp('ghc/not-in-scope-totl/v1-base.txt')).toContain('Variable not in scope: totl');
-    expect(await fp('ghc/type-mismatch/v3-color.txt')).toContain("Couldn't match type ‘[Char]’ with ‘Int’");
+    expect(await fp('ghc/type-mismatch/v3-color.txt')).toContain("Couldn't match type [Char] with Int");
   });
 
   it('vite: the Rollup/Rolldown error after `error during build:`, not `✗ Build failed in <dur>`', async () => {
     const f = await fp('vite/unresolved-util/v3-color.txt');
-    expect(f).toBe("[UNRESOLVED_IMPORT] Could not resolve 'util.js' in main.js");
-    expect(await fp('vite/unresolved-format/v1-base.txt')).toContain("'format.js'");
+    expect(f).toBe("[UNRESOLVED_IMPORT] Could not resolve util.js in main.js");
+    expect(await fp('vite/unresolved-format/v1-base.txt')).toContain("format.js");
   });
 
   it('positions in every shape are dropped: `7:3 ✖` (stylelint), `(7:45)` (prettier), `Cannot parse: 2:70:` (black), `file:line rule` (biome)', async () => {
     expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe(await fp('stylelint/invalid-hex/v1-base.txt'));
-    expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe('site.css: error: Invalid hex color "#fffff"');
-    expect(await fp('prettier/syntax-paren/v2-shifted.txt')).toBe('[error] a.js: SyntaxError: Unexpected token, expected ","');
+    expect(await fp('stylelint/invalid-hex/v2-shifted.txt')).toBe('site.css: error: Invalid hex color #fffff');
+    expect(await fp('prettier/syntax-paren/v2-shifted.txt')).toBe('[error] a.js: SyntaxError: Unexpected token, expected ,');
     expect(await fp('black/cannot-parse-paren/v2-shifted.txt')).toBe('error: cannot format cart.py: Cannot parse: EOF in multi-line statement');
     expect(await fp('biome/double-equals/v2-shifted.txt')).toBe('cart.js noDoubleEquals FIXABLE | at: return total == 0;');
   });

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from '../helpers/cli.js';
 
-/** 364 before the extractor split (333 before issue 17's generic core), 332 after it; 330 before the fourth round, 329 after it and after the fifth and sixth, 328 after the seventh. */
-const CEILING = 328;
+/** 364 before the extractor split (333 before issue 17's generic core), 332 after it; 330 before the fourth round, 329 after it and after the fifth and sixth, 324 after the seventh. */
+const CEILING = 324;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -13,7 +13,7 @@ describe('what an output format adds around a message', () => {
     const plain = fp('Two-argument "open" used at line 16, column 5.  (Severity: 5)\n');
     expect(fp('[InputOutput::ProhibitTwoArgOpen] Two-argument "open" used at line 16, column 5.  (Severity: 5)\n')).toBe(plain);
     expect(fp('[style/semicolon] error: missing semicolon after the statement\n')).toBe(fp('error: missing semicolon after the statement\n'));
-    expect(plain).toBe('Two-argument "open" used at line <n>, column <n>. (Severity: 5)');
+    expect(plain).toBe('Two-argument open used at line <n>, column <n>. (Severity: 5)');
   });
 
   it('a bracket opening a line that is no rule id stays: a level, a count, a name', () => {
@@ -45,7 +45,7 @@ describe('the file of a diagnostic in the box drawn under it', () => {
       `\n  × eslint(no-debugger): \`debugger\` statement is not allowed\n   ╭─[${file}:${line}:3]\n ${line - 1} │ function total() {\n ${line} │   debugger;\n   ·   ─────────\n   ╰────\n  help: Remove the debugger statement\n\nFound 0 warnings and 1 error.\n`;
     const ascii = '\n  x eslint(no-debugger): `debugger` statement is not allowed\n   ,-[src/cart.js:4:3]\n 4 |   debugger;\n   :   ^^^^^^^^^\n   `----\n';
     const oneLine = 'src/cart.js:4:3: `debugger` statement is not allowed [Error/eslint(no-debugger)]\n\n1 problem\n';
-    expect(fp(boxed('src/cart.js', 4))).toBe('cart.js: `debugger` statement is not allowed');
+    expect(fp(boxed('src/cart.js', 4))).toBe('cart.js: debugger statement is not allowed');
     expect(fp(boxed('/tmp/run-2/src/cart.js', 9))).toBe(fp(boxed('src/cart.js', 4)));
     expect(fp(ascii)).toBe(fp(boxed('src/cart.js', 4)));
     expect(fp(oneLine)).toBe(fp(boxed('src/cart.js', 4)));

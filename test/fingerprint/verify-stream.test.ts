@@ -20,6 +20,6 @@ describe('ralf task verify: the fingerprint is streamed over the whole check out
     const r = await p.verify(1);
     expect(r.code).toBe(10);
     expect(r.json.checks[0].output_tail).not.toContain('TS2339');
-    expect(r.json.fingerprint).toBe("cart.ts: error TS2339: Property 'discount' does not exist on type 'Cart'.");
+    expect(r.json.fingerprint).toBe("cart.ts: error TS2339: Property discount does not exist on type Cart.");
   });
 });

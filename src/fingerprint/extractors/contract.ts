@@ -11,6 +11,7 @@
  * own fixture folder (`test/fixtures/fingerprint-extractors/<name>/`: real outputs and the
  * units expected from them) and one entry in the list of `./index.ts`.
  */
+import { SPACES } from '../normalize.js';
 import type { Line } from '../lines.js';
 
 /** What the block reader knows of the report so far, for runners whose headers need it. */
@@ -48,5 +49,5 @@ const DURATION_SUFFIX = /\s+\(?\[?\d+(?:\.\d+)?\s*(?:ms|s|µs|μs|sec)\]?\)?\s*$
 
 /** A unit name as printed, without its trailing duration and with single spaces. */
 export function cleanName(name: string): string {
-  return name.replace(DURATION_SUFFIX, '').replace(/\s+/g, ' ').trim();
+  return name.replace(DURATION_SUFFIX, '').replace(SPACES, ' ').trim();
 }
