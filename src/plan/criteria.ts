@@ -48,7 +48,7 @@ const NEGATIVE =
 const EXPECTS_NOTHING =
   /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b|\bexpect(?:ed|s)?\s*[:=]?\s*(?:(?:zero|no|0|none)\s+(?:matches|lines?|results?|output|hits|occurrences)|nothing|empty)\b/i;
 const RUN_OR_SUCCESS =
-  /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
+  /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:no|zero|0)\s+(?:new\s+)?(?:errors?|warnings?|failures?|issues|problems|regressions)\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
 /**
  * What is said of a command that starts a process meant to keep running (`starts without errors`,

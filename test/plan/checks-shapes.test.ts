@@ -294,6 +294,12 @@ describe('a command runs as the author wrote it, or not at all (third round)', (
     expect(checksOf(['```', 'npm test', 'grep -rn "console.log" src/', '# expected: zero matches', '```'].join('\n'))).toEqual([]);
   });
 
+  it('"no errors" after a command in <done> says it succeeds; a failure it expects still does not run', () => {
+    expect(checksOf('All unit tests pass. `cargo check -p core` reports no errors.', 'done')).toEqual(['cargo check -p core']);
+    expect(checksOf('- `npx eslint src` gives zero warnings', 'done')).toEqual(['npx eslint src']);
+    expect(checksOf('- `npx vitest run` shows the new test failing', 'done')).toEqual([]);
+  });
+
   it('a request with a value left to fill in ("...") is not run', () => {
     expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "..."}\'')).toEqual([]);
     expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "42"}\'')).toHaveLength(1);
