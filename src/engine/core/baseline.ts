@@ -67,10 +67,27 @@ export function alreadyFailingEntries(baseline: Baseline | null | undefined, las
   if (!baseline) return [];
   return baseline.failing.map((f) => {
     const nowCheck = last?.find((c) => c.command === f.command);
-    const state = nowCheck === undefined ? '' : nowCheck.passed ? ' (now passes)' : failsAsBefore(nowCheck, baseline) ? ' (still failing as before)' : ' (still failing, differently)';
-    const tests = f.failing_tests?.length ? ` — ${f.failing_tests.slice(0, 5).join(', ')}${f.failing_tests.length > 5 ? ` +${f.failing_tests.length - 5}` : ''}` : '';
-    return { command: f.command.split('\n')[0]!, note: `${tests}${state}` };
+    const tests = f.failing_tests?.length ? ` — ${listed(f.failing_tests)}` : '';
+    return { command: f.command.split('\n')[0]!, note: `${tests}${stateNow(nowCheck, f, baseline)}` };
   });
+}
+
+function listed(tests: string[]): string {
+  return `${tests.slice(0, 5).join(', ')}${tests.length > 5 ? ` +${tests.length - 5}` : ''}`;
+}
+
+/**
+ * How a pre-existing failure stands now. Some of its tests fixed is not "as before": the agent
+ * reads this line next to its own progress (fixed mul and sub, only add fails) and must not be
+ * told that all three still fail.
+ */
+function stateNow(nowCheck: CheckResult | undefined, before: BaselineFailure, baseline: Baseline): string {
+  if (nowCheck === undefined) return '';
+  if (nowCheck.passed) return ' (now passes)';
+  if (!failsAsBefore(nowCheck, baseline)) return ' (still failing, differently)';
+  const now = nowCheck.failing_tests ?? [];
+  const fixed = now.length > 0 ? (before.failing_tests ?? []).filter((t) => !now.includes(t)) : [];
+  return fixed.length > 0 ? ` (still failing: ${listed(now)}; now passing: ${listed(fixed)})` : ' (still failing as before)';
 }
 
 /** The same as one line each (the `already_failing` strings of the verify answer and the handoff). */
