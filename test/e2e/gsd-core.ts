@@ -49,3 +49,22 @@ export async function installGsdCore(gsd: GsdCore, host: 'claude' | 'opencode', 
   });
   if (r.exitCode !== 0) throw new Error(`GSD Core's installer failed (${r.exitCode}):\n${r.stdout}\n${r.stderr}`);
 }
+
+export const GSD_CC_VERSION = '1.32.0';
+
+/** The original GSD (`get-shit-done-cc`, Node >= 20) installer, from the npm registry once, then the cache. */
+export async function gsdCcInstaller(): Promise<string> {
+  return join(await unpacked(`get-shit-done-cc@${GSD_CC_VERSION}`, `get-shit-done-cc-${GSD_CC_VERSION}`), 'bin', 'install.js');
+}
+
+/** Runs get-shit-done-cc's own installer for one host into `configDir` (HOME is the sandbox's). */
+export async function installGsdCc(installer: string, host: 'claude' | 'opencode', configDir: string, home: string): Promise<void> {
+  const r = await execa(process.execPath, [installer, `--${host}`, '--global', '--config-dir', configDir], {
+    env: { PATH: process.env.PATH, HOME: home, npm_config_offline: 'true', CI: 'true' },
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 120_000,
+  });
+  if (r.exitCode !== 0) throw new Error(`get-shit-done-cc's installer failed (${r.exitCode}):\n${r.stdout}\n${r.stderr}`);
+}

@@ -10,7 +10,12 @@
  */
 import type { Conversation } from './conversation.js';
 
-export type Reply = { bash: string; description?: string } | { say: string };
+/**
+ * `bash`: one shell tool call; `say`: a final text that ends the turn; `agents`: subagents
+ * started at once, one Agent tool call each in one message (Claude Code runs them in parallel;
+ * the outcome is their results, joined).
+ */
+export type Reply = { bash: string; description?: string } | { say: string } | { agents: Array<{ description: string; prompt: string }> };
 
 export interface AgentContext {
   /** The first user message: the expanded slash-command body (or the plain prompt). */
@@ -39,7 +44,14 @@ export function decide(agent: AgentScript, conv: Conversation): Decision {
   let next = gen.next();
   while (!next.done) {
     const action = next.value;
-    if ('bash' in action) {
+    if ('agents' in action) {
+      const calls = events.filter((e, k) => k >= i && e.type === 'call' && e.command === '<Agent>').slice(0, action.agents.length) as Array<{ type: 'call'; id: string }>;
+      if (calls.length < action.agents.length) return { reply: action, step, divergences };
+      const results = calls.map((c) => events.findIndex((e) => e.type === 'result' && e.id === c.id));
+      if (results.some((r) => r < 0)) return { reply: action, step, divergences };
+      i = Math.max(...results) + 1;
+      next = gen.next(results.map((r) => (events[r] as { text: string }).text).join('\n---\n'));
+    } else if ('bash' in action) {
       const callAt = events.findIndex((e, k) => k >= i && e.type === 'call');
       if (callAt < 0) return { reply: action, step, divergences };
       const call = events[callAt] as { type: 'call'; id: string; command: string };

@@ -58,16 +58,23 @@ export function anthropicStream(reply: Reply, model: string, callId: string): st
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const message = { id: `msg_${callId}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage };
   let out = sse('message_start', { type: 'message_start', message });
-  if ('bash' in reply) {
-    out += sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${callId}`, name: 'Bash', input: {} } });
-    const input = JSON.stringify({ command: reply.bash, description: reply.description ?? 'scripted step' });
-    out += sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: input } });
-  } else {
-    out += sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-    out += sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.say } });
-  }
-  out += sse('content_block_stop', { type: 'content_block_stop', index: 0 });
-  out += sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'bash' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } });
+  const blocks: Array<{ name: string; input: unknown } | { text: string }> =
+    'agents' in reply
+      ? reply.agents.map((a) => ({ name: 'Agent', input: { description: a.description, prompt: a.prompt, subagent_type: 'general-purpose' } }))
+      : 'bash' in reply
+        ? [{ name: 'Bash', input: { command: reply.bash, description: reply.description ?? 'scripted step' } }]
+        : [{ text: reply.say }];
+  blocks.forEach((block, index) => {
+    if ('name' in block) {
+      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: `toolu_${callId}${index ? `_${index}` : ''}`, name: block.name, input: {} } });
+      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    } else {
+      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+    }
+    out += sse('content_block_stop', { type: 'content_block_stop', index });
+  });
+  out += sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'say' in reply ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } });
   out += sse('message_stop', { type: 'message_stop' });
   return out;
 }
@@ -75,16 +82,18 @@ export function anthropicStream(reply: Reply, model: string, callId: string): st
 /** The reply as a non-streaming JSON message. */
 export function anthropicJson(reply: Reply, model: string, callId: string): unknown {
   const content =
-    'bash' in reply
-      ? [{ type: 'tool_use', id: `toolu_${callId}`, name: 'Bash', input: { command: reply.bash, description: reply.description ?? 'scripted step' } }]
-      : [{ type: 'text', text: reply.say }];
+    'agents' in reply
+      ? reply.agents.map((a, index) => ({ type: 'tool_use', id: `toolu_${callId}${index ? `_${index}` : ''}`, name: 'Agent', input: { description: a.description, prompt: a.prompt, subagent_type: 'general-purpose' } }))
+      : 'bash' in reply
+        ? [{ type: 'tool_use', id: `toolu_${callId}`, name: 'Bash', input: { command: reply.bash, description: reply.description ?? 'scripted step' } }]
+        : [{ type: 'text', text: reply.say }];
   return {
     id: `msg_${callId}`,
     type: 'message',
     role: 'assistant',
     model,
     content,
-    stop_reason: 'bash' in reply ? 'tool_use' : 'end_turn',
+    stop_reason: 'say' in reply ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 5 },
   };

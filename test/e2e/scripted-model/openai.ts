@@ -47,7 +47,13 @@ function chunk(model: string, id: string, delta: unknown, finish: string | null,
   return `data: ${JSON.stringify(data)}\n\n`;
 }
 
-export function openAiStream(reply: Reply, model: string, callId: string): string {
+/** Subagent calls are scripted for Claude Code's Agent tool only. */
+function plain(reply: Reply): Exclude<Reply, { agents: unknown }> {
+  return 'agents' in reply ? { say: 'SCRIPTED: subagents are scripted for Claude Code only' } : reply;
+}
+
+export function openAiStream(given: Reply, model: string, callId: string): string {
+  const reply = plain(given);
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   let out: string;
   if ('bash' in reply) {
@@ -61,7 +67,8 @@ export function openAiStream(reply: Reply, model: string, callId: string): strin
   return `${out}data: [DONE]\n\n`;
 }
 
-export function openAiJson(reply: Reply, model: string, callId: string): unknown {
+export function openAiJson(given: Reply, model: string, callId: string): unknown {
+  const reply = plain(given);
   const message =
     'bash' in reply
       ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${callId}`, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: reply.bash, description: reply.description ?? 'scripted step' }) } }] }
