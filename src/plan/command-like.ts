@@ -136,7 +136,7 @@ function resolvedCommand(t: string, resolves: ProgramResolver): { program: strin
   if (!t || isPlaceholder(t) || /\n/.test(t)) return null;
   if (/(^|[\s=.(/])<[a-z][a-z0-9_-]*>/.test(t)) return null; // `curl https://x.<account>.dev` is a template
   if (/\[(?:YOUR|your)[_ ]|\{\{|\bYOUR_[A-Z]|(?:^|[^$\w])\{[A-Za-z_][\w-]*\}/.test(t)) return null; // `{file}`, `YOUR_KEY`
-  if (/(["'])(?:\.{3}|…)\1/.test(t)) return null; // `-d '{"id": "..."}'`: a value left for the reader to fill in
+  if (/(["'])(?:\.{3}|…)\1/.test(t) || /(?:^|\s)(?:\.{3}|…)(?=\s|$)/.test(t)) return null; // `-d '{"id": "..."}'`, `cd web && ... exec`: something left out for the reader to fill in
   const tokens = shellTokens(t);
   if (!tokens) return null; // unbalanced quotes: not something a shell would run as meant
   // Lexed once: the tokens of `t` serve unless a leading `(` is to be dropped first.

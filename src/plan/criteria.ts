@@ -22,6 +22,9 @@ export type CriteriaMode = 'verify' | 'done' | 'manual';
 const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'sh-session', 'terminal']);
 const PROMPT_LANGS = new Set(['console', 'shell-session', 'sh-session', 'terminal']);
 
+/** After a command: `in src/app/`, `from \`backend/\``: the directory the author runs it in. */
+const IN_DIRECTORY = /^\s+(?:in|inside|from|under)\s+(?:the\s+)?`?\.?[\w@.-]+(?:\/[\w@.-]+)*\/`?(?=[\s.,;:)]|$)/i;
+
 /** A line that starts by saying it is optional. */
 const OPTIONAL_STEP = /^\(?optional(?:ly)?\b/i;
 
@@ -182,6 +185,9 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
     if (clausesOf(said).slice(1).some((clause) => installedProgram(clause, ctx.resolves))) continue;
     candidates.push({ s: c.s.slice(0, output.index), label: `${c.label} ${said}` });
   }
+  // A quote left open at the end of the line (`python -c "` ...): the argument goes on over the
+  // next lines, so the line alone is not the author's command.
+  if (quoteAfter(line, null) !== null) return null;
   for (const c of candidates) {
     let s = c.s.trim();
     let rest = c.label;
@@ -370,7 +376,9 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder);
     // A criterion that is nothing but the command (and an aside in parentheses) asks for it to succeed.
     const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
-    const acceptInline = !byHand && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
+    // "`make` in src-c/", "`cargo build` inside \`src-rust/\`": the author runs it in another directory.
+    const elsewhere = commandSpans.some((span) => IN_DIRECTORY.test(s.slice(span.end)));
+    const acceptInline = !byHand && !elsewhere && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
     // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
     const startsSomething = STARTS.test(remainder);
     let held = false;

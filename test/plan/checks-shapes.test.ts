@@ -294,13 +294,21 @@ describe('a command runs as the author wrote it, or not at all (third round)', (
     expect(checksOf(['```', 'npm test', 'grep -rn "console.log" src/', '# expected: zero matches', '```'].join('\n'))).toEqual([]);
   });
 
+  it('a command the author runs in another directory, or whose quoted argument goes on over the next lines, is not run from here', () => {
+    expect(checksOf('1. The library builds with `make` in lib/')).toEqual([]);
+    expect(checksOf('2. The CLI builds with `cargo build --release` inside `cli/`.')).toEqual([]);
+    expect(checksOf('- `npm test` passes in CI')).toEqual(['npm test']);
+    expect(checksOf(['cd /srv/shop && python -c "', 'import shop', 'print(shop.VERSION)', '"'].join('\n'))).toEqual([]);
+  });
+
   it('"no errors" after a command in <done> says it succeeds; a failure it expects still does not run', () => {
     expect(checksOf('All unit tests pass. `cargo check -p core` reports no errors.', 'done')).toEqual(['cargo check -p core']);
     expect(checksOf('- `npx eslint src` gives zero warnings', 'done')).toEqual(['npx eslint src']);
     expect(checksOf('- `npx vitest run` shows the new test failing', 'done')).toEqual([]);
   });
 
-  it('a request with a value left to fill in ("...") is not run', () => {
+  it('a request with a value left to fill in ("...") is not run, nor a command with words left out', () => {
+    expect(checksOf('- `cd app && ... test` behaves the same from the root')).toEqual([]);
     expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "..."}\'')).toEqual([]);
     expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "42"}\'')).toHaveLength(1);
   });
