@@ -9,6 +9,7 @@ import { isTerminal, printJson, printText, style, writeStderr } from '../../cli/
 import { describeCheck } from '../../verify/describe.js';
 import type { Check } from '../../plan/model.js';
 import { renderVerify } from './render.js';
+import { fitAnswer } from '../core/answer-size.js';
 import { mark, takeTimings } from '../shell/timing.js';
 import type { VerifyOutcome } from '../shell/verify-task.js';
 
@@ -33,7 +34,7 @@ export async function runVerifyCommand(json: boolean, verify: (signal: AbortSign
   }
   // Under --json the warning is the document's log_warning; stderr stays quiet.
   if (outcome.log_warning && !json) writeStderr(`ralf: warning: ${outcome.log_warning}\n`);
-  if (json) printJson(outcome);
+  if (json) printJson(fitAnswer(outcome));
   else printText(renderVerify(outcome, style()));
   mark('print');
   const timings = takeTimings();
