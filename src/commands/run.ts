@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../cli/args.js';
 import { printJson, printText, style } from '../cli/output.js';
 import { usageError } from '../errors.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
+import { reportCommand } from '../engine/core/commands.js';
 
 export const USAGE = `ralf run <PLAN.md | phase dir | PRD.md | ralph.json | requirements.json | tasks dir> --agent claude|opencode|"<command with {prompt}>" [--duration 4h] [--max-tokens N] [--iteration-timeout 15m] [--commit|--no-commit] [--resume-signal TEXT] [--agent-arg ARG]... [--model M] [--reasoning none|low|med|high] [--no-spinner] [--cwd DIR] [--json]
        ralf run <target> --dry-run [--json]   how the target is read (items, decisions, checks); nothing runs
@@ -148,7 +149,7 @@ export async function run(argv: string[]): Promise<number> {
     const s = style();
     const lines = ['', s.bold('ralf run summary'), '', summaryTable(result), ''];
     for (const r of result.reports) if (r.action !== 'not_written') lines.push(`Loop Report: ${r.action} ${r.path}`);
-    for (const r of result.reports) if (r.action === 'not_written') lines.push(s.dim(`Loop Report for ${r.plan_id} not written: the plan is not finished and has no SUMMARY.md yet (\`${commandInvocation()} report <PLAN> --create\` writes one).`));
+    for (const r of result.reports) if (r.action === 'not_written') lines.push(s.dim(`Loop Report for ${r.plan_id} not written: the plan is not finished and has no SUMMARY.md yet (\`${reportCommand(r.plan_path, commandInvocation())} --create\` writes one).`));
     lines.push(runVerdictLine(result));
     printText(lines.join('\n'));
   }

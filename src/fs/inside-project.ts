@@ -4,7 +4,7 @@
  * `.claude/ralf-lite` link planted before an install. Links that stay inside are followed
  * as usual. The refusal names the link and never suggests deleting anything behind it.
  */
-import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { RalfError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -83,16 +83,26 @@ export function refuseLinkOutside(root: string, path: string, what: string): voi
   });
 }
 
-const checkedStateDirs = new Set<string>();
-
-/** Creates `<root>/.planning/ralf` (real directories) after refusing a link out of the project. */
+/**
+ * Creates `<root>/.planning/ralf` (real directories) after refusing a link out of the project.
+ * Checked on every call, never remembered: `ralf run` and the OpenCode plugin live for hours,
+ * and an agent may replace the directory with a link meanwhile (the check is a few lstat calls).
+ * The directory ignores itself (a `.gitignore` of `*`, as pytest's and mypy's caches do), so an
+ * agent's `git add -A`, `git stash -u` or `git clean -fd` leaves the loop's state alone.
+ */
 export function ensureStateDir(root: string, sub?: string): string {
-  const dir = join(root, '.planning', 'ralf', ...(sub ? [sub] : []));
-  if (!checkedStateDirs.has(dir)) {
-    refuseLinkOutside(root, dir, 'loop state');
-    checkedStateDirs.add(dir);
-  }
+  const top = join(root, '.planning', 'ralf');
+  const dir = sub ? join(top, sub) : top;
+  refuseLinkOutside(root, dir, 'loop state');
   mkdirRecursive(dir);
+  const ignore = join(top, '.gitignore');
+  if (!existsSync(ignore)) {
+    try {
+      writeFileSync(ignore, "# ralf-lite's loop state and logs, kept out of git (`git add -f` adds a file anyway)\n*\n", { flag: 'wx' });
+    } catch {
+      // Another process wrote it first, or the directory is read-only: state works without it.
+    }
+  }
   return dir;
 }
 

@@ -5,7 +5,7 @@
  * a grace period. The result is data (execa `reject: false` style), never an exception.
  * stdout is read line by line while it runs (live token counts), and kept up to a cap.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { execa } from 'execa';
 import type { AgentInvocation } from './agents/types.js';
@@ -48,7 +48,13 @@ export async function runAgentProcess(inv: AgentInvocation, opts: AgentProcessOp
   let log: WriteStream | null = null;
   if (opts.logFile) {
     mkdirSync(dirname(opts.logFile), { recursive: true });
-    log = createWriteStream(opts.logFile);
+    // Opened before the agent starts: an agent that deletes .planning/ralf/ (git clean -fdx)
+    // cannot make the open fail later. The log is a convenience: a write error (disk full)
+    // ends logging, never the run.
+    log = createWriteStream('', { fd: openSync(opts.logFile, 'w') });
+    log.on('error', () => {
+      log = null;
+    });
   }
   const child = execa(inv.file, inv.args, {
     cwd: opts.cwd,

@@ -21,6 +21,7 @@ import { loopOf } from '../engine/core/find-loop.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
 import { isBundled } from '../bundle/require-bundle.js';
 import { readPlanState, stateIdOfPlan, stopFlagPresent } from '../engine/shell/store.js';
+import { statePaths } from '../engine/shell/paths.js';
 import type { LoopState, PlanState, StopReason } from '../engine/core/types.js';
 import type { Plan, PlanTask } from '../plan/model.js';
 import { copilotLabel } from '../formats/copilot-ralf.js';
@@ -33,13 +34,14 @@ import { sleep as realSleep } from './backoff.js';
 import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
 import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
 import { commitMessage, insideGit, pushMirrorRemotes, type RevertResult } from './git-ops.js';
-import { IterationSnapshots } from './iteration-snapshots.js';
+import { IterationSnapshots, touchLedgerPath } from './iteration-snapshots.js';
+import { captureLoopFiles, restoreLoopFiles } from './loop-files-guard.js';
 import { ensureStateDir } from '../fs/inside-project.js';
 import { openAgentLedger, reapOrphanAgents } from './agent-ledger.js';
 import { buildPrompt, type PromptInput } from './prompt.js';
 import { displayTaskName } from '../report/format.js';
 import { writeLoopReport } from './report.js';
-import { agentLogPath, readRunMemory, writeRunMemory, type RunMemory } from './run-state.js';
+import { agentLogPath, readRunMemory, runMemoryPath, writeRunMemory, type RunMemory } from './run-state.js';
 import { untrackedFileCapBytes } from '../git/snapshot.js';
 
 export interface RunTargetInput {
@@ -126,7 +128,7 @@ export interface DriverResult {
   detail: string | null;
   tokens: number;
   rows: RunSummaryRow[];
-  reports: Array<{ plan_id: string; path: string; action: string }>;
+  reports: Array<{ plan_id: string; plan_path: string; path: string; action: string }>;
 }
 
 /** Why the run ends early. */
@@ -311,7 +313,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       try {
         const w = writeLoopReport({ plan, projectRoot: root, config: cfg as unknown as Record<string, unknown>, configSources: effective.sources, create: planFinished });
         report = { path: w.path, action: w.action };
-        reports.push({ plan_id: plan.id, ...report });
+        reports.push({ plan_id: plan.id, plan_path: plan.path, ...report });
       } catch (err) {
         emitRaw({ type: 'warning', message: `could not write the Loop Report for ${plan.id}: ${(err as Error).message}` });
       }
@@ -446,7 +448,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           checkpoint_replies: checkpointReplies(plan, memory),
         });
         const timeoutMs = iterationTimeoutMs(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens }, o.iterationTimeoutMs);
-        const attempt = await runAgentAttempts({
+        const { attempt, restored: putBack } = await runAgentGuarded(plan, {
           agent: o.agent,
           root,
           planId: plan.id,
@@ -464,6 +466,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           sleep: o.sleep ?? realSleep,
         });
         tokens += attempt.tokens;
+        if (putBack.length > 0) notes.push({ iteration, note: `you changed or deleted ralf's own files in .planning/ralf/ (${putBack.join(', ')}); they were put back. Leave .planning/ralf/ alone: it is the loop's record, not part of the task` });
         // Measured whatever happened (even Ctrl-C): these are the paths this task may restore or commit.
         const changed = await touchesOf(plan).after(n, before);
         if (attempt.kind === 'aborted') {
@@ -620,7 +623,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       completed,
       checkpoint_replies: checkpointReplies(plan, memory),
     });
-    const attempt = await runAgentAttempts({
+    const { attempt } = await runAgentGuarded(plan, {
       agent: o.agent,
       root,
       planId: plan.id,
@@ -657,6 +660,23 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /**
+   * One agent iteration with ralf's own files guarded: the loop's state, the run's memory and
+   * the touched-paths ledger go back to what they were if the agent changed or deleted them
+   * (src/run/loop-files-guard.ts); otherwise an agent running `git clean -fdx` would restart
+   * its loop's count every iteration and never be stopped.
+   */
+  async function runAgentGuarded(plan: Plan, args: Parameters<typeof runAgentAttempts>[0]): Promise<{ attempt: Awaited<ReturnType<typeof runAgentAttempts>>; restored: string[] }> {
+    const guarded = captureLoopFiles([statePaths(root, stateIdOfPlan(root, plan.path)).state, runMemoryPath(root, plan.id), touchLedgerPath(root, plan.id)]);
+    const attempt = await runAgentAttempts(args);
+    const put = restoreLoopFiles(root, guarded);
+    if (put.restored.length > 0) {
+      emitRaw({ type: 'warning', message: `the agent changed or deleted ralf's own files (${list(put.restored)}); they were put back as they were before it started: the loop's count and record are ralf's` });
+    }
+    for (const f of put.failed) emitRaw({ type: 'warning', message: `could not put back ${f.path}, which the agent changed: ${f.message}` });
+    return { attempt, restored: put.restored };
+  }
 
   async function budgetStop(plan: Plan, n: number | null, name: string, budget: NonNullable<ReturnType<typeof exhaustedBudget>>): Promise<TaskEnd> {
     const r = await o.engine.recordLoopEvent({ planPath: plan.path, taskNumber: n, event: { type: 'budget_exhausted', budget: budget.budget, detail: budget.detail }, deps: o.engine.deps, cwd, env });

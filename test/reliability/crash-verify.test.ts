@@ -73,7 +73,7 @@ async function resumes(p: Project): Promise<void> {
  */
 function checkStateDir(p: Project): string[] {
   const names = readdirSync(p.path('.planning/ralf'));
-  const debris = names.filter((n) => !['01-01.json', '01-01.jsonl', '.cache-01-01.json'].includes(n));
+  const debris = names.filter((n) => !['01-01.json', '01-01.jsonl', '.cache-01-01.json', '.gitignore'].includes(n));
   for (const n of debris) expect(n).toMatch(/^(\.(01-01\.json|\.cache-01-01\.json)\.\d+\.[0-9a-z]+\.tmp|01-01\.lock|\.checks-\d+)$/);
   return debris;
 }
