@@ -27,23 +27,10 @@ import { gsdCcInstaller, installGsdCc } from './gsd-core.js';
 import { claudeEnv, makeSandbox, runClaude, type AgentRun, type Sandbox } from './hosts.js';
 import type { AgentScript } from './scripted-model/agent.js';
 import { executePlanAgent, readSubagentFacts } from './scripted-model/execute-plan-agent.js';
+import { PLAN, SUMMARY, planAgent } from './verdicts-scenario.js';
 import { startScriptedModel, type LoggedRequest, type ScriptedModel } from './scripted-model/server.js';
 
-const PLAN = '.planning/phases/01-calc/01-01-PLAN.md';
-const SUMMARY = '.planning/phases/01-calc/01-01-SUMMARY.md';
 const HELD = 'Stop hook feedback';
-
-const calc = (add: string, mul: string, sub: string) =>
-  `printf '%s\\n' 'export const add = (a, b) => ${add};' 'export const mul = (a, b) => ${mul};' 'export const sub = (a, b) => ${sub};' > src/calc.mjs`;
-
-/** Task 1: one test fixed per verify, mul, then sub, then add (the runner lists add first). Task 2: a liar. */
-const planAgent = executePlanAgent({
-  attempts: {
-    1: [calc('0', 'a * b', '0'), calc('0', 'a * b', 'a - b'), calc('a + b', 'a * b', 'a - b')],
-    2: ['mkdir -p docs && echo "greet() is done" > docs/notes-1.md', 'echo "greet() really is done" > docs/notes-2.md', 'echo "done" > docs/notes-3.md'],
-  },
-  endTurnOnRetry: [1, 2],
-});
 
 interface Loop {
   status: string;

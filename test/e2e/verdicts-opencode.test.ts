@@ -17,22 +17,10 @@ import { taskLoop } from '../helpers/state.js';
 import { gsdCcInstaller, installGsdCc } from './gsd-core.js';
 import { makeSandbox, opencodeEnv, type Sandbox } from './hosts.js';
 import { startOpencodeServer, type OpencodeServer } from './opencode-server.js';
-import { executePlanAgent } from './scripted-model/execute-plan-agent.js';
+import { PLAN, SUMMARY, planAgent } from './verdicts-scenario.js';
 import { startScriptedModel, type ScriptedModel } from './scripted-model/server.js';
 
-const PLAN = '.planning/phases/01-calc/01-01-PLAN.md';
-const SUMMARY = '.planning/phases/01-calc/01-01-SUMMARY.md';
 const REASON = 'ralf-lite: the loop of';
-
-const calc = (add: string, mul: string, sub: string) =>
-  `printf '%s\\n' 'export const add = (a, b) => ${add};' 'export const mul = (a, b) => ${mul};' 'export const sub = (a, b) => ${sub};' > src/calc.mjs`;
-const planAgent = executePlanAgent({
-  attempts: {
-    1: [calc('0', 'a * b', '0'), calc('0', 'a * b', 'a - b'), calc('a + b', 'a * b', 'a - b')],
-    2: ['mkdir -p docs && echo "greet() is done" > docs/notes-1.md', 'echo "greet() really is done" > docs/notes-2.md', 'echo "done" > docs/notes-3.md'],
-  },
-  endTurnOnRetry: [1, 2],
-});
 
 const USER_FILES: Record<string, string> = {
   'README.md': '# calc\n\nA tiny project for ralf-lite\'s end-to-end verdicts.\n\nMy notes, not committed yet.\n',
