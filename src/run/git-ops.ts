@@ -88,9 +88,9 @@ export const DEFAULT_COMMIT_TIMEOUT_MS = 300_000;
 export async function commitPaths(root: string, changes: PathChange[], message: string, timeoutMs = DEFAULT_COMMIT_TIMEOUT_MS): Promise<CommitResult | null> {
   const entries = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK);
   if (entries.length === 0) return null;
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const head = await headCommit(root);
   const paths = entries.map((c) => c.path);
-  const [stagedBefore, headBefore] = await Promise.all([indexEntries(root, paths), headEntries(root, paths)]);
+  const [stagedBefore, headBefore] = await Promise.all([indexEntries(root, paths), headEntries(root, head, paths)]);
   const realIndex = await gitText(['rev-parse', '--git-path', 'index'], { cwd: root });
   const info = entries.map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
   const committed = await withTempIndex(root, { copyFrom: realIndex }, async (env) => {
@@ -168,7 +168,7 @@ const REGULAR = new Set(['100644', '100755']);
  */
 export async function withoutUserEdits(root: string, changes: PathChange[]): Promise<{ changes: PathChange[]; left: LeftOut[] }> {
   if (changes.length === 0) return { changes, left: [] };
-  const atHead = await headEntries(root, changes.map((c) => c.path));
+  const atHead = await headEntries(root, await headCommit(root), changes.map((c) => c.path));
   const out: PathChange[] = [];
   const left: LeftOut[] = [];
   for (const c of changes) {
@@ -219,10 +219,14 @@ async function mergeBlobs(root: string, ours: string, base: string, theirs: stri
   }
 }
 
-/** Each path's mode and blob at HEAD (absent paths, or no HEAD yet: not in the map). */
-async function headEntries(root: string, paths: string[]): Promise<Map<string, { mode: string; blob: string }>> {
-  const out = new Map<string, { mode: string; blob: string }>();
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+/** HEAD's commit, or '' before the first commit. */
+async function headCommit(root: string): Promise<string> {
+  return gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+}
+
+/** Each path's mode and blob in commit `head` (absent paths, or no commit yet: not in the map). */
+async function headEntries(root: string, head: string, paths: string[]): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
   if (!head) return out;
   const r = await runGit(['ls-tree', '-z', head, '--', ...paths.map(literalPathspec)], { cwd: root });
   for (const rec of r.stdout.toString('utf8').split('\0')) {
@@ -284,7 +288,7 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
 
 /** HEAD's tree with `changes` applied as they are now (a removal removes): what an attempt ref keeps. */
 async function attemptTree(root: string, changes: PathChange[]): Promise<string> {
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const head = await headCommit(root);
   const info = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK).map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
   return withTempIndex(root, 'empty', async (env) => {
     if (head) await runGit(['read-tree', head], { cwd: root, env });
@@ -295,7 +299,7 @@ async function attemptTree(root: string, changes: PathChange[]): Promise<string>
 
 /** A commit of `tree` (parent: HEAD when there is one) under a new ref of the `keep.ref` name. */
 async function keepAttempt(root: string, tree: string, keep: AttemptRef): Promise<string> {
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const head = await headCommit(root);
   // Authored by ralf: the user's identity may be unset, and this is ralf's safety copy.
   const who = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
   const sha = await gitText(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', keep.message], { cwd: root, env: who });
