@@ -73,7 +73,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
     stop_reason: stopReasonOf(loop),
     verify_ms: verifyMs(loop),
     fingerprints: handoff?.fingerprints ?? loop.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
-    auto_fixed: handoff?.auto_fixed ?? autoFixed(loop.iterations),
+    auto_fixed: handoff?.auto_fixed ?? autoFixed(loop.iterations, loop.baseline),
     still_failing: stillFailing(loop),
     ...(loop.baseline?.failing.length ? { already_failing: alreadyFailingEntries(loop.baseline, loop.iterations.at(-1)?.checks) } : {}),
     recommended_action: handoff?.recommended_action ?? null,

@@ -4,7 +4,7 @@ import { bareTaskName, taskTitle } from '../../src/engine/core/label.js';
 import { renderVerify } from '../../src/engine/cli/render.js';
 import { lastLines } from '../../src/engine/core/tail.js';
 import type { VerifyOutcome } from '../../src/engine/shell/verify-task.js';
-import { at, check, ctx, run, verified } from './helpers.js';
+import { at, check, ctx, freshLoop, run, verified } from './helpers.js';
 
 describe('handoff', () => {
   it('lists fingerprints per iteration, what was auto-fixed, files and still-failing checks', () => {
@@ -29,6 +29,24 @@ describe('handoff', () => {
     expect(h.still_failing[0]!.output_tail.split('\n').length).toBeLessThanOrEqual(21);
     expect(h.still_failing[0]!.output_tail).toContain('Error: C');
     expect(h.recommendation).toMatch(/split it into smaller tasks/i);
+  });
+
+  it('a test fixed at iteration 1 counts as auto-fixed against the baseline of the untouched tree (was: left out)', () => {
+    const start = { ...freshLoop(), baseline: { at: at(0), source: 'task_start' as const, failing: [{ command: 'node check1.js', fingerprint: 'A', failing_tests: ['t1', 't2'] }, { command: 'node check2.js', fingerprint: 'B' }] } };
+    // Iteration 1 fixes t1 and check 2; iteration 2 changes nothing the checks see: stopped.
+    const { state } = run(
+      [
+        verified([check(0, { fp: 'A', tests: ['t2'] }), check(1)], { diff_hash: 'd1', files_changed: ['src/a.js'] }),
+        verified([check(0, { fp: 'A', tests: ['t2'] }), check(1)], { diff_hash: 'd1', files_changed: ['src/a.js'] }),
+      ],
+      ctx(),
+      start,
+    );
+    expect(state.stop_reason).toBe('repeated_fingerprint');
+    expect(state.handoff!.auto_fixed).toEqual(['node check2.js', 'test: t1']);
+    expect(state.handoff!.markdown).toContain('- test `t1`');
+    // Without a baseline (no untouched tree was verified) there is nothing to compare iteration 1 with.
+    expect(autoFixed(state.iterations)).toEqual([]);
   });
 
   it('markdown follows the GSD checkpoint shape', () => {

@@ -3,7 +3,7 @@
  * Same content as JSON (the `Handoff` contract) and as Markdown in GSD's
  * `## CHECKPOINT REACHED` shape (see handoff-markdown.ts).
  */
-import { alreadyFailing } from './baseline.js';
+import { alreadyFailing, type Baseline } from './baseline.js';
 import { failed } from './check-status.js';
 import { resetCommand, verifyCommand } from './commands.js';
 import { loopTaskNumber } from './loop-state.js';
@@ -17,13 +17,21 @@ import { approveCommand } from './commands.js';
 /** Lines of output kept per still-failing check in the handoff (the verify output shows more). */
 export const HANDOFF_TAIL_LINES = 20;
 
-/** Checks (and tests) that failed in an earlier iteration and pass in the last one. */
-export function autoFixed(iterations: IterationRecord[]): string[] {
+/**
+ * Checks (and tests) that failed before the last iteration and pass in it: in an earlier
+ * iteration, or on the untouched tree where the loop started (the baseline), so a test the
+ * agent fixed at iteration 1 is listed too.
+ */
+export function autoFixed(iterations: IterationRecord[], baseline?: Baseline | null): string[] {
   const last = iterations.at(-1);
   if (!last) return [];
   const out: string[] = [];
   const failedBefore = new Set<string>();
   const testsBefore = new Set<string>();
+  for (const f of baseline?.failing ?? []) {
+    failedBefore.add(f.command);
+    for (const t of f.failing_tests ?? []) testsBefore.add(t);
+  }
   for (const it of iterations.slice(0, -1)) {
     for (const c of it.checks) {
       if (failed(c)) failedBefore.add(c.command);
@@ -124,7 +132,7 @@ export function buildHandoff(loop: LoopState, ctx: LoopContext): Handoff {
     iterations: loop.iterations.length,
     max_iterations: loop.max_iterations,
     fingerprints: loop.iterations.map((it) => ({ iteration: it.iteration, fingerprint: it.passed ? null : it.fingerprint })),
-    auto_fixed: autoFixed(loop.iterations),
+    auto_fixed: autoFixed(loop.iterations, loop.baseline),
     files_changed: last?.files_changed ?? [],
     still_failing:
       last && !last.passed
