@@ -166,11 +166,10 @@ export class Scenario extends TempRepo {
    * `ralf run <PLAN> --json` with a scripted agent (agents/step-agent.mjs) that makes one of
    * `edits` per call and always claims it is done (or says it is blocked). An edit changes the
    * model (code, suite) and may also write, remove or symlink other files, or work for a while
-   * (`sleep_ms`). `interruptAt`: SIGINT to `ralf run` once that iteration's agent made its edits;
-   * `interruptOnFile`: once that file (project-relative) exists.
+   * (`sleep_ms`). `interruptAt`: SIGINT to `ralf run` once that iteration's agent made its edits.
    * Returns the run's exit code, events and output.
    */
-  async runAgent(edits: AgentEdit[], opts: { args?: string[]; interruptAt?: number; interruptOnFile?: string } = {}): Promise<AgentRun> {
+  async runAgent(edits: AgentEdit[], opts: { args?: string[]; interruptAt?: number } = {}): Promise<AgentRun> {
     // The edits as the files each one leaves, computed from the model without touching the tree.
     let code = this.code;
     let suite = this.suite;
@@ -210,17 +209,6 @@ export class Scenario extends TempRepo {
         }
         buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
       });
-    }
-    if (opts.interruptOnFile !== undefined) {
-      // Once that file appears (a check that marks its start: SIGINT while the checks run).
-      const file = join(this.dir, opts.interruptOnFile);
-      const poll = setInterval(() => {
-        if (existsSync(file)) {
-          clearInterval(poll);
-          child.kill('SIGINT');
-        }
-      }, 25);
-      void child.finally(() => clearInterval(poll)).catch(() => undefined);
     }
     const r = await child;
     const stdout = String(r.stdout);

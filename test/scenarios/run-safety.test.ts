@@ -221,12 +221,15 @@ describe.concurrent('ralf run with realistic agents: verdicts and the user\'s wo
   }, 90_000);
 
   it('Ctrl-C while the checks run: exit 130, not an iteration, the agent\'s finished edit kept for the resumed run, which passes at 2', async ({ expect }) => {
-    // The check marks its start once the agent's 2nd call armed it, then takes a while.
-    const check = "node -e \"require('fs').existsSync('.home/arm') && require('fs').writeFileSync('.home/checking', '')\" && sleep 2 && node --test test/";
+    // Once the agent's 2nd call armed it, the check itself sends ralf run (its parent) the SIGINT
+    // a terminal's Ctrl-C would: it lands while the checks run whatever the machine's load (a test
+    // polling for a file was late when a concurrent test blocked its event loop, and the run passed).
+    // If ralf did not abort the checks, the check would go on to run the tests and pass.
+    const check = 'if [ -e .home/arm ]; then kill -INT $PPID; sleep 10; fi; node --test test/';
     const s = new Scenario(runner, { want: wantFor(2), limits: { max_iterations: 4 }, files: { 'USER.md': COMMITTED_MD }, checks: [check] });
     s.write('USER.md', USER_MD);
     s.write('notes.txt', NOTES);
-    const r = await s.runAgent([{ code: { values: { alpha: 1 } } }, { code: { values: { bravo: 2 } }, write: { '.home/arm': '' } }], { interruptOnFile: '.home/checking' });
+    const r = await s.runAgent([{ code: { values: { alpha: 1 } } }, { code: { values: { bravo: 2 } }, write: { '.home/arm': '' } }]);
     expect(r.code, explain(r)).toBe(130);
     expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}`)).toEqual(['1:retry']);
     expect(taskEnd(r)).toMatchObject({ outcome: 'interrupted', iterations: 1 });
