@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { fingerprint } from '../../src/fingerprint/fingerprint.js';
@@ -32,25 +32,28 @@ const own = join(repoRoot, 'test', 'fixtures', 'fingerprint-corpora');
 /**
  * Scores with the same scorer, on fingerprints computed in this process (the function
  * `ralf fingerprint FILE` prints; the CLI itself is scored on the shared corpus above): a
- * node process per output would make these outputs cost ~40 s of the test run.
+ * node process per output would make these outputs cost ~40 s of the test run. The scorer
+ * runs a command per output, so it is given a mirror of the corpus (its labels, and each
+ * output replaced by the fingerprint computed for it) and `cat`: one short process per output.
  * `core`: the generic core alone, without the runner extractors.
  */
 async function score(dir: string, core = false): Promise<{ f1: number; sequences: [number, number] | null; out: string }> {
-  const computed = tempDir('ralf-fp-');
+  const mirror = tempDir('ralf-fp-');
+  copyFileSync(join(dir, 'labels.json'), join(mirror, 'labels.json'));
   const walk = (rel: string) => {
     for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const r = join(rel, e.name);
-      if (e.isDirectory()) walk(r);
-      else if (e.name.endsWith('.txt')) {
-        mkdirSync(join(computed, rel), { recursive: true });
-        writeFileSync(join(computed, `${r}.fp`), `${fingerprint(readFileSync(join(dir, r), 'utf8'), { exitCode: null, extractors: !core }).fingerprint}\n`);
+      if (e.isDirectory()) {
+        mkdirSync(join(mirror, r), { recursive: true });
+        walk(r);
+      } else if (e.name.endsWith('.txt')) {
+        writeFileSync(join(mirror, r), `${fingerprint(readFileSync(join(dir, r), 'utf8'), { exitCode: null, extractors: !core }).fingerprint}\n`);
       }
     }
   };
+  mkdirSync(join(mirror, 'outputs'));
   walk('outputs');
-  // The scorer appends each output's absolute path: print the fingerprint computed for it.
-  const lookup = ['/bin/sh', '-c', `cat "${computed}\${1#${dir}}.fp"`, 'sh'];
-  const r = await execa(process.execPath, [join(own, 'score.mjs'), dir, '--concurrency', '4', '--', ...lookup], { reject: false });
+  const r = await execa(process.execPath, [join(own, 'score.mjs'), mirror, '--concurrency', '4', '--', 'cat'], { reject: false });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   const out = String(r.stdout);
   const seq = /sequences: (\d+)\/(\d+) consecutive steps/.exec(out);
