@@ -12,7 +12,7 @@
  * (PATH and `node_modules/.bin` at the CLI edge, see resolve-programs.ts). A sentence test keeps
  * prose that starts with a program's name (`make sure`, `test the flow`, `find a way`) prose.
  */
-import { firstCommand, firstProgram, hasShellSyntax, shellTokens } from './shell-words.js';
+import { firstCommand, firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
 
 /** Whether a program name (no `/`) can be run here: PATH, `node_modules/.bin`, ... */
 export type ProgramResolver = (name: string) => boolean;
@@ -269,4 +269,51 @@ export function isLongRunning(script: string): boolean {
   // before it started one (`docker compose up -d && curl localhost:8000` starts its own).
   const first = script.split(/&&|\|\||[;|\n]/).map((c) => c.trim()).find((c) => c !== '' && !c.startsWith('#') && !SHELL_BUILTINS.has(c.split(/\s+/)[0]!));
   return first !== undefined && LOCAL_URL.test(first);
+}
+
+/** Programs that search for text: what they are said to find (`no matches`, `no importers`) is their verdict. */
+const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
+
+/** A command whose first program searches for text (`grep -rn x src`, `rg x`, `git grep x`). */
+export function isSearch(command: string): boolean {
+  const tokens = shellTokens(command);
+  const first = tokens ? simpleCommands(tokens)[0] : undefined;
+  if (!first) return false;
+  return SEARCH_PROGRAMS.has(first.program) || (first.program === 'git' && first.args[0] === 'grep');
+}
+
+/** Filters that read their input from stdin when given no file: `grep PATTERN`, `jq FILTER`, `wc -l`, `sort`, `uniq`. */
+const STDIN_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'jq', 'wc', 'sort', 'uniq']);
+/** grep options that take the next word as their value. */
+const GREP_VALUE_OPTIONS = new Set(['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--include', '--exclude', '--exclude-dir', '--color', '--label']);
+
+/**
+ * A command whose first program is a filter given nothing to read (`grep "opener:default"`,
+ * `jq '.name'`, `wc -l`): it reads stdin, and a check's stdin is closed, so as written it can only
+ * fail. In prose it names a pattern or a filter, not the author's whole command. A recursive grep
+ * (`-r`), a file operand, or a pipe into a later stage are input; `rg` searches the directory.
+ */
+export function readsNoInput(command: string): boolean {
+  const tokens = shellTokens(command);
+  const first = tokens ? simpleCommands(tokens)[0] : undefined;
+  if (!first || !STDIN_FILTERS.has(first.program)) return false;
+  let pattern = first.program === 'grep' || first.program === 'egrep' || first.program === 'fgrep' || first.program === 'jq';
+  const operands: string[] = [];
+  for (let i = 0; i < first.args.length; i++) {
+    const a = first.args[i]!;
+    if (a === '--') {
+      operands.push(...first.args.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      operands.push(a);
+      continue;
+    }
+    if (pattern && first.program !== 'jq') {
+      if (/^-[A-Za-z]*[rR]|^--(?:recursive|dereference-recursive)$|^-d$|^--directories=recurse$/.test(a) && !GREP_VALUE_OPTIONS.has(a)) return false;
+      if (a === '-e' || a === '--regexp' || a.startsWith('--regexp=') || a === '-f' || a === '--file' || a.startsWith('--file=')) pattern = false; // the pattern came as an option
+      if (GREP_VALUE_OPTIONS.has(a)) i++;
+    }
+  }
+  return operands.length <= (pattern ? 1 : 0);
 }

@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isLongRunning, isPlaceholder, isProjectPath, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -50,6 +50,19 @@ const NEGATIVE =
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
 const EXPECTS_NOTHING =
   /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b|\bexpect(?:ed|s)?\s*[:=]?\s*(?:(?:zero|no|0|none)\s+(?:matches|lines?|results?|output|hits|occurrences)|nothing|empty)\b/i;
+/** Words for tests: a sentence about them failing (`the B test is RED`) is about the line's test run. */
+const TEST_WORDS = /\b(?:tests?|specs?|RED)\b/;
+/** "fails", "is RED"; not "no test failures", "without failing", "may fail". */
+const FAILS_NOW = /\b(?:fails?|failing|failed)\b|(?:^|[^A-Za-z])RED(?:[^A-Za-z]|$)/;
+const NOT_FAILING = /\b(?:no|without|zero|0)\s+(?:\w+\s+){0,2}fail\w*|\b(?:may|might|can|could)\s+(?:still\s+)?fail\b/gi;
+
+/** A sentence saying a test fails now (`the "all tenants pass" test is RED (expected)`). */
+function saysTestsFailNow(sentence: string): boolean {
+  return TEST_WORDS.test(sentence) && FAILS_NOW.test(sentence.replace(NOT_FAILING, ' '));
+}
+
+/** What a search (`grep`, `rg`, `git grep`) is said to find when it should find nothing: `no importers`, `none`. */
+const SEARCH_FINDS_NONE = /\b(?:no\s+(?!such\b)[a-z]|none\b|nothing\b|zero\b)/i;
 const RUN_OR_SUCCESS =
   /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:no|zero|0)\s+(?:new\s+)?(?:errors?|warnings?|failures?|issues|problems|regressions)\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
@@ -221,6 +234,8 @@ export interface CriteriaContext {
   resolves?: ProgramResolver;
   /** Inside `<automated>`: a backticked span is a check whether or not its program resolves. */
   explicit?: boolean;
+  /** The prose line this one continues (a sentence wrapped before its first inline code). */
+  wrappedFrom?: string;
 }
 
 /** One prose line (outside fences). `raw` is undecoded; `line` is its 1-based file line. */
@@ -285,7 +300,12 @@ function lineCriterion(raw: string, line: number, ctx: CriteriaContext): Criteri
   // Each sentence qualifies its own commands: "`a` succeeds. `b` returns 0." runs `a` only.
   const parts = sentences(s, s.includes('`') ? codeSpans(s) : []);
   if (parts.length === 1) return sentenceCriterion(s, decodedLine, source, ctx);
-  const each = parts.map((p) => ({ p, c: sentenceCriterion(p, decodeEntities(p).replace(/\*\*/g, '').trim(), source, ctx, true) }));
+  const each = parts.map((p, i) => ({ p, c: sentenceCriterion(p, decodeEntities(p).replace(/\*\*/g, '').trim(), source, i === 0 ? ctx : { ...ctx, wrappedFrom: '' }, true) }));
+  // "`bun test x.test.ts` runs; A tests PASS; the B test is RED (expected)": a sentence of its own
+  // says a test fails now, so the command the line names is expected to exit non-zero.
+  if (each.some(({ p, c }) => (c === null || c.checks.length === 0) && saysTestsFailNow(decodeEntities(p)))) {
+    return { text: decodedLine, source, checks: [], named: [], manual: true };
+  }
   const checks = each.flatMap(({ c }) => c?.checks ?? []);
   const named = [...new Set(each.flatMap(({ c }) => c?.named ?? []))];
   if (checks.length === 0 && named.length === 0) return sentenceCriterion(s, decodedLine, source, ctx);
@@ -316,16 +336,19 @@ const GONE = /\b(?:removed|deleted|gone|absent|dropped|missing|longer|without|no
 
 /** "Makefile has a target that runs `cmd`", "a hook which calls `cmd`": what another thing runs. */
 const RUN_BY_ANOTHER = /\b(?:that|which)\s+(?:runs?|calls?|invokes?|executes?|wraps?|spawns?)\s*$/i;
+/** "the hook leaves `git diff` clean", "keeps `git status` empty": the state another command leaves, named by a command. */
+const LEFT_BY_ANOTHER = /\b(?:leaves?|leaving|left|keeps?|keeping|kept)\s*$/i;
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
 const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
 
 /**
  * Removes, in place, the command spans of a line that are not checks the line asks for: a span
  * inside parentheses beside a command outside them describes that command (`make check` (go vet
- * + `go test ./...`) is green); a span another thing runs (`a target that runs \`go run ...\``);
- * a span whose purpose clause sets something up (`Run \`npm install\` to install Vitest`).
+ * + `go test ./...`) is green); a span another thing runs (`a target that runs \`go run ...\``)
+ * or whose state another thing leaves (`the hook leaves \`git diff\` clean`); a span whose
+ * purpose clause sets something up (`Run \`npm install\` to install Vitest`).
  */
-function notChecks(s: string, spans: Span[]): void {
+function notChecks(s: string, spans: Span[], wrappedFrom = ''): void {
   const depth = (at: number) => {
     let d = 0;
     for (let i = 0; i < at; i++) {
@@ -339,11 +362,36 @@ function notChecks(s: string, spans: Span[]): void {
   const outside = inParens.some((p) => !p);
   const keep = spans.filter((sp, i) => {
     if (outside && inParens[i]) return false;
-    if (RUN_BY_ANOTHER.test(s.slice(0, sp.start).replace(/`/g, ''))) return false;
+    let before = s.slice(0, sp.start).replace(/`/g, '');
+    // A sentence wrapped right before the span ("... and leaves" / "`git diff` clean"): its words are the previous line's.
+    if (before.trim() === '' && wrappedFrom) before = wrappedFrom.replace(/`/g, '');
+    if (RUN_BY_ANOTHER.test(before) || LEFT_BY_ANOTHER.test(before)) return false;
     if (SETUP_PURPOSE.test(s.slice(sp.end))) return false;
     return true;
   });
   spans.splice(0, spans.length, ...keep);
+}
+
+/**
+ * The commands an `<action>` runs to set something up (`Run \`uv lock && uv sync\` to install the
+ * new dependencies`): inline code followed by a purpose clause such as `to install`. A `<done>` that
+ * then says "`uv sync` succeeds" reports that step, it does not ask for a check (see restated.ts).
+ */
+export function setupStepCommands(action: string, resolves: ProgramResolver = NO_PROGRAMS): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const raw of action.split('\n')) {
+    if (/^\s*(`{3,}|~{3,})/.test(raw)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || !raw.includes('`')) continue;
+    for (const span of codeSpans(raw)) {
+      const content = decodeEntities(span.content).trim();
+      if (SETUP_PURPOSE.test(raw.slice(span.end)) && looksLikeCodeCommand(content, resolves)) out.push(content);
+    }
+  }
+  return out;
 }
 
 /** The criterion of one sentence of a line (the whole line when it is one sentence). */
@@ -363,7 +411,11 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const content = decodeEntities(span.content).trim();
     if (ctx.explicit ? looksLikeExplicitCommand(content) && !/\n/.test(content) : looksLikeCodeCommand(content, ctx.resolves)) commandSpans.push({ ...span, content });
   }
-  notChecks(s, commandSpans);
+  notChecks(s, commandSpans, ctx.wrappedFrom);
+  // `grep "x"` with no file (and no -r) reads stdin, which a check does not have: a mention of
+  // the pattern, not the author's command.
+  const noInput = commandSpans.filter((span) => readsNoInput(span.content));
+  if (noInput.length > 0) commandSpans.splice(0, commandSpans.length, ...commandSpans.filter((span) => !noInput.includes(span)));
   if (commandSpans.length > 0) {
     remainder = '';
     let last = 0;
@@ -378,7 +430,9 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
     // "`make` in src-c/", "`cargo build` inside \`src-rust/\`": the author runs it in another directory.
     const elsewhere = commandSpans.some((span) => IN_DIRECTORY.test(s.slice(span.end)));
-    const acceptInline = !byHand && !elsewhere && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
+    // `grep -rn "from x" src` — no importers: a search said to find no X expects no match.
+    const findsNone = commandSpans.every((span) => isSearch(span.content)) && SEARCH_FINDS_NONE.test(remainder.replace(NOT_NEGATIVE, ' '));
+    const acceptInline = !byHand && !elsewhere && !findsNone && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
     // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
     const startsSomething = STARTS.test(remainder);
     let held = false;
@@ -391,9 +445,11 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
       }
     }
     manual = !acceptInline || held || hasNonFiller(remainder);
+  } else if (noInput.length > 0) {
+    manual = true;
   } else if (spans.length === 0) {
     const bare = bareCommand(decodedLine, ctx);
-    if (bare && !isNeg(decodedLine)) {
+    if (bare && !isNeg(decodedLine) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
@@ -430,6 +486,15 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
   if (checks.length === 0 && named.length === 0 && /:\s*$/.test(decodedLine)) return null; // a label such as "Before declaring plan complete:"
   if (checks.length === 0 && named.length > 0 && !hasNonFiller(decodedLine.replace(/\b(?:tests?|suite|specs?|cases|type|lint|no|typescript|tsc|errors?|pass\w*|compil\w*)\b/gi, ''))) manual = false;
   return { text: decodedLine, source, checks, named, manual };
+}
+
+/**
+ * A check the plan says fails now (a TDD RED step, `# must fail`): shown to the agent as what to
+ * confirm by hand, never run as a check that must pass, and never looped on. A loop drives work
+ * toward checks that pass; "make this fail" is met by any broken command, so its exit proves nothing.
+ */
+export function expectedFailure(command: string, source: { element: string; line: number }): Criterion {
+  return { text: `expected to fail now, by the plan (not run as a check): ${command}`, source, checks: [], named: [], manual: true, expects_failure: true };
 }
 
 /**
@@ -496,6 +561,8 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   let byHand = false;
   const lineCtx = () => (byHand ? { ...ctx, mode: 'manual' as const } : ctx);
   let fence: { marker: string; lang: string; body: Array<{ text: string; line: number }>; line: number } | null = null;
+  // The previous prose line of the paragraph, for a sentence wrapped onto the next line.
+  let prose = '';
   const flushFence = () => {
     if (!fence) return;
     const script = ctx.mode !== 'manual' && SHELL_LANGS.has(fence.lang) ? fenceScript(fence.body, fence.lang, ctx.resolves ?? NO_PROGRAMS) : null;
@@ -512,6 +579,7 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   for (const raw of body.split('\n')) {
     const f = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
     if (fence) {
+      prose = '';
       if (f && f[1]![0] === fence.marker[0] && f[1]!.length >= fence.marker.length && raw.trim() === f[1]) flushFence();
       else fence.body.push({ text: raw, line });
     } else if (f && !(f[1]![0] === '`' && raw.slice(raw.indexOf(f[1]!) + f[1]!.length).includes('`'))) {
@@ -519,8 +587,11 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
     } else {
       const t = raw.trim().replace(/\*\*|__/g, '');
       if (/^#{1,6}\s/.test(t) || (!BULLET.test(raw) && !t.includes('`') && /^[^:]{1,80}:$/.test(t))) byHand = BY_HAND_LABEL.test(t);
-      const c = lineCriterion(raw, line, lineCtx());
+      // A line that continues the previous one's sentence (no bullet here, no sentence end there).
+      const wraps = prose !== '' && !BULLET.test(raw) && !/[.:;!?]\s*$/.test(prose) && !/^#{1,6}\s/.test(prose.trim());
+      const c = lineCriterion(raw, line, wraps ? { ...lineCtx(), wrappedFrom: prose } : lineCtx());
       if (c) out.push(c);
+      prose = t === '' || /^<\/?[A-Za-z][^>]*>$/.test(t) ? '' : raw;
     }
     line++;
   }
@@ -650,8 +721,11 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
       let skip = 0;
       while (script[skip]!.trim() === '') skip++;
       const src = { element: ctx.element, line: at + skip };
+      const comments = runnable.match(/(?:^|\s)#.*$/gm) ?? [];
       // A server in the foreground would hold the loop until the timeout: shown, not run.
       if (isLongRunning(runnable)) out.unshift({ text: runnable, source: src, checks: [], named: [], manual: true });
+      // `pytest tests/test_x.py  # MUST FAIL (RED)`: the author expects it to fail now.
+      else if (comments.some((c) => EXPECTS_NOTHING.test(c))) out.unshift(expectedFailure(runnable, src));
       else out.unshift({ text: runnable, source: src, checks: [{ kind: 'command_succeeds', command: runnable, source: src }], named: [], manual: false });
     } else if (runnable) {
       const c = lineCriterion(runnable, at, { ...ctx, mode: 'verify' });

@@ -76,11 +76,13 @@ interface Resolved {
   placeholders: number;
   /** Each placeholder `<automated>`: its text and line (for the warning). */
   placeholderAt: Array<{ text: string; line: number }>;
+  /** Lines of checks the plan expects to fail now (TDD RED), shown and not run. */
+  expectedFailureAt: number[];
 }
 
 /** Criteria → executable checks (deduplicated, in plan order) and manual criteria. */
 export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands): Resolved {
-  const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0, placeholderAt: [] };
+  const out: Resolved = { checks: [], manual: [], unresolved: [], placeholders: 0, placeholderAt: [], expectedFailureAt: [] };
   const seen = new Set<string>();
   const add = (check: Check) => {
     const signal = check.kind === 'command_succeeds' && check.fails_when === undefined ? echoFallbackSignal(check.command) : null;
@@ -104,6 +106,7 @@ export function resolveCriteria(criteria: Criterion[], commands: ProjectCommands
       out.placeholders++;
       out.placeholderAt.push({ text: c.text, line: c.source.line });
     }
+    if (c.expects_failure) out.expectedFailureAt.push(c.source.line);
     if (c.manual || (c.checks.length === 0 && resolved === 0)) out.manual.push(c.text);
   }
   return out;
@@ -279,6 +282,7 @@ export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands:
     const tracked = trackerCriteria(t, context);
     const r = resolveCriteria(tracked.criteria, commands);
     for (const ph of r.placeholderAt) warnings.push(`task ${t.number} (line ${ph.line}): <automated> holds a placeholder (${JSON.stringify(ph.text.length > 60 ? `${ph.text.slice(0, 60)}…` : ph.text)}), not a command; it is no check`);
+    for (const line of r.expectedFailureAt) warnings.push(`task ${t.number} (line ${line}): the plan expects this check to fail now (a TDD RED step); it is shown as a manual criterion, not run`);
     if (t.checkpoint_ambiguity) warnings.push(`task ${t.number} (line ${t.line}): ${t.checkpoint_ambiguity}; refused`);
     if (tracked.note) warnings.push(`task ${t.number} (line ${t.line}): ${tracked.note}`);
     const precondition = t.elements.precondition ? preconditionReason(t.elements.precondition.replace(/\s+/g, ' ').trim(), env) : null;

@@ -8,8 +8,9 @@ import { basename, dirname } from 'node:path';
 import { RalfError, type Problem } from '../errors.js';
 import type { Check } from './model.js';
 import type { Criterion, ParsedPlan, ParsedTask } from './parsed.js';
-import { automatedCriteria, criteriaFromRange, type CriteriaContext } from './criteria.js';
+import { automatedCriteria, criteriaFromRange, setupStepCommands, type CriteriaContext } from './criteria.js';
 import { withoutRestatedChecks } from './restated.js';
+import { isRedStep, withRedRunsShown } from './red.js';
 import { decodeEntities } from './entities.js';
 import { linesOfEntries, readFrontmatter, type FrontmatterBlock } from './frontmatter.js';
 import { lineIndex, normalizeNewlines, type LineIndex } from './lines.js';
@@ -210,13 +211,15 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
   for (const name of ['acceptance_criteria', 'done', 'verification']) {
     for (const el of childElements(node, name)) criteria.push(...criteriaFromRange(text, el.contentStart, el.contentEnd, ctx(name, 'done')));
   }
-  const ownCriteria = withoutRestatedChecks(criteria);
+  const name = taskName(text, node, elements, number);
+  const own = withoutRestatedChecks(criteria, elements.action ? setupStepCommands(elements.action, resolves) : []);
+  const ownCriteria = isRedStep(name, elements) ? withRedRunsShown(own, elements.done) : own;
 
   const ambiguity = checkpointAmbiguity(node.attrList);
   return {
     ...(ambiguity ? { checkpoint_ambiguity: ambiguity } : {}),
     number,
-    name: taskName(text, node, elements, number),
+    name,
     type,
     tdd,
     gate: node.attrs.gate?.trim() || null,

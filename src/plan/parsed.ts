@@ -19,6 +19,8 @@ export interface Criterion {
   manual: boolean;
   /** `<automated>MISSING</automated>` and similar stand-ins. */
   placeholder?: boolean;
+  /** A check the plan says fails now (a TDD RED step): shown, not run. */
+  expects_failure?: boolean;
 }
 
 export interface ParsedTask extends Omit<PlanTask, 'checks' | 'manual' | 'decision' | 'reason'> {

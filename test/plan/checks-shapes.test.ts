@@ -313,3 +313,97 @@ describe('a command runs as the author wrote it, or not at all (third round)', (
     expect(checksOf('curl -X POST https://api.example.test/orders -d \'{"orderId": "42"}\'')).toHaveLength(1);
   });
 });
+
+describe('round 4: what a line names but does not ask to run', () => {
+  const planOf = (...task: string[]) =>
+    planFromText(['---', 'phase: 02-api', 'plan: 01', 'type: execute', 'autonomous: true', '---', '<tasks>', ...task, '</tasks>'].join('\n'), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} });
+  const commands = (t: { checks: Array<{ kind: string; command?: string }> }) => t.checks.flatMap((k) => (k.kind === 'command_succeeds' ? [k.command!] : []));
+
+  it('a command naming the state another command leaves is not run, on one line or wrapped onto the next', () => {
+    expect(checksOf('- The formatter runs from the root and leaves `git status --short` empty', 'done')).toEqual([]);
+    expect(checksOf(['The pre-commit hook runs successfully and leaves', '`git diff -- site/` clean (only line endings changed).'].join('\n'), 'done')).toEqual([]);
+    // The same command said to succeed is still the line's check.
+    expect(checksOf(['The build finishes and then', '`git diff --exit-code -- site/` exits 0.'].join('\n'), 'done')).toEqual(['git diff --exit-code -- site/']);
+  });
+
+  it('a filter given no input reads stdin, which a check does not have: a pattern named, not a command', () => {
+    expect(checksOf('- `grep "plugin:default"` returns exactly one match', 'done')).toEqual([]);
+    expect(checksOf('- `jq ".version"` prints 2.0.0', 'done')).toEqual([]);
+    expect(checksOf('- `grep -c "plugin:default" config/caps.json` returns at least 1', 'done')).toEqual(['grep -c "plugin:default" config/caps.json']);
+    expect(checksOf('- `grep -rn "plugin:default" config` returns matches', 'done')).toEqual(['grep -rn "plugin:default" config']);
+    expect(checksOf('- `grep -e "plugin" -e "default" config/caps.json` matches', 'done')).toEqual(['grep -e "plugin" -e "default" config/caps.json']);
+  });
+
+  it('a search said to find no X expects no match: it does not run as a success check', () => {
+    expect(checksOf('5. `grep -rn "from.*legacy/client" packages/app/src` — no importers (left unwired on purpose)')).toEqual([]);
+    expect(checksOf('- `git grep -n "TODO(v1)"` finds none')).toEqual([]);
+    expect(checksOf('- `grep -rn "createClient" packages/app/src` lists the two call sites')).toEqual(['grep -rn "createClient" packages/app/src']);
+  });
+
+  it('a <done> that restates a verify step run after an export (or source) restates it: no second check', () => {
+    const p = planOf(
+      '<task type="auto">',
+      '  <name>Task 1: Build the lanes</name>',
+      '  <action>Add the loader.</action>',
+      '  <verify><automated>export PATH=$PATH:$HOME/sdk/go/bin && go build ./... && go test ./lanes/...</automated></verify>',
+      '  <done>`go build ./...` passes.</done>',
+      '</task>',
+    );
+    expect(commands(p.tasks[0]!)).toEqual(['export PATH=$PATH:$HOME/sdk/go/bin && go build ./... && go test ./lanes/...']);
+  });
+
+  it('a set-up step of the <action> that the <done> reports done is not run again as a check', () => {
+    const p = planOf(
+      '<task type="auto">',
+      '  <name>Task 1: Add the CLI dependencies</name>',
+      '  <action>Edit pyproject.toml, then run `uv lock && uv sync` to install the new dependencies.</action>',
+      '  <verify><automated>uv run python -c "import typer"</automated></verify>',
+      '  <done>pyproject.toml lists typer. `uv sync` succeeds.</done>',
+      '</task>',
+    );
+    expect(commands(p.tasks[0]!)).toEqual(['uv run python -c "import typer"']);
+    // Not a set-up step of this task: a check like any other.
+    const q = planOf('<task type="auto">', '  <name>Task 1: Pin the lock file</name>', '  <action>Edit pyproject.toml.</action>', '  <done>`uv sync --locked` succeeds.</done>', '</task>');
+    expect(commands(q.tasks[0]!)).toEqual(['uv sync --locked']);
+  });
+});
+
+describe('round 4: a check the plan says fails now (TDD RED) is shown, not run', () => {
+  const planOf = (...tasks: string[]) =>
+    planFromText(['---', 'phase: 03-parser', 'plan: 01', 'type: execute', 'autonomous: true', '---', '<tasks>', ...tasks, '</tasks>', '<verification>', '- `pytest tests/test_parser.py -q` passes', '</verification>'].join('\n'), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} });
+  const red = (name: string, verify: string, done: string, extra = '') => ['<task type="auto" tdd="true">', `  <name>${name}</name>`, '  <action>Write tests/test_parser.py.</action>', `  <verify>${verify}</verify>`, extra, `  <done>${done}</done>`, '</task>'].join('\n');
+  const green = ['<task type="auto" tdd="true">', '  <name>Task 2: GREEN — implement the parser</name>', '  <action>Implement parse().</action>', '  <verify><automated>pytest tests/test_parser.py -q</automated></verify>', '  <done>All parser tests pass.</done>', '</task>'].join('\n');
+
+  it('a RED task: its test run is a manual criterion with a warning; the GREEN task runs the same command', () => {
+    const p = planOf(red('Task 1: RED — pin the parser behaviour', '<automated>pytest tests/test_parser.py -q</automated>', 'The tests exist and fail on the missing module.'), green);
+    expect(p.tasks[0]!.checks).toEqual([]);
+    expect(p.tasks[0]!.decision).toBe('skip');
+    expect(p.tasks[0]!.manual.join('\n')).toContain('expected to fail now, by the plan (not run as a check): pytest tests/test_parser.py -q');
+    expect(p.warnings.some((w) => /task 1 \(line \d+\): the plan expects this check to fail now \(a TDD RED step\)/.test(w))).toBe(true);
+    expect(p.tasks[1]!.checks.map((c) => (c.kind === 'command_succeeds' ? c.command : c.kind))).toEqual(['pytest tests/test_parser.py -q']);
+    expect(p.plan_checks.map((c) => (c.kind === 'command_succeeds' ? c.command : c.kind))).toEqual(['pytest tests/test_parser.py -q']);
+  });
+
+  it('recognises RED from the name, a writing step for failing tests, the <done>, or a comment on the command', () => {
+    const checksOfTask = (task: string) => planOf(task).tasks[0]!.checks;
+    expect(checksOfTask(red('Task 1: Write failing parser tests', '<automated>pytest tests/test_parser.py -q</automated>', 'Nine tests written.'))).toEqual([]);
+    expect(checksOfTask(red('Task 1: Parser tests', '<automated>pytest tests/test_parser.py -q</automated>', 'Nine RED tests collected, all failing on the import.'))).toEqual([]);
+    expect(checksOfTask(red('Task 1: Parser tests', '<automated>cd tests && pytest test_parser.py -x 2>&1 | tail -20  # MUST FAIL (RED)</automated>', 'The test file exists.'))).toEqual([]);
+    // The <done> names which command fails: other checks of the task still run.
+    const named = planOf(red('Task 1: RED — parser tests', '<automated>ls tests/test_parser.py tests/conftest.py</automated>', '`pytest tests/test_parser.py` runs and reports 3 failing tests.'));
+    expect(named.tasks[0]!.checks.map((c) => (c.kind === 'command_succeeds' ? c.command : c.kind))).toEqual(['ls tests/test_parser.py tests/conftest.py']);
+  });
+
+  it('is not fooled by tasks that fix failing tests, go on to GREEN, record failures, or may fail', () => {
+    const run = (task: string) => planOf(task).tasks[0]!.checks.map((c) => (c.kind === 'command_succeeds' ? c.command : c.kind));
+    expect(run(red('Task 1: Fix the failing parser tests', '<automated>pytest tests/test_parser.py -q</automated>', 'No test failures.'))).toEqual(['pytest tests/test_parser.py -q']);
+    expect(run(red('Task 1: Parser validator — RED first', '<automated>pytest tests/test_parser.py -q</automated>', 'Bad input fails with a clear message; the tests are green.', '  <behavior>RED: the tests fail. GREEN: implement.</behavior>'))).toEqual(['pytest tests/test_parser.py -q']);
+    expect(run(red('Task 1: Measure the suite', '<automated>pytest tests/ -q --co</automated>', 'Every failing test recorded by name.'))).toEqual(['pytest tests/ -q --co']);
+    expect(run(red('Task 1: Test stubs', '<automated>pytest tests/ -q</automated>', 'The stubs load (the parser tests may fail until task 2).'))).toEqual(['pytest tests/ -q']);
+  });
+
+  it('a line saying, in a sentence of its own, that a test is RED: its command is expected to exit non-zero', () => {
+    expect(checksOf('- `pytest tests/test_config.py` runs; the schema tests PASS; the "all tenants valid" test is RED (expected until plan 2).')).toEqual([]);
+    expect(checksOf('- `pytest tests/test_config.py` runs. No test failures.', 'done')).toEqual(['pytest tests/test_config.py']);
+  });
+});
