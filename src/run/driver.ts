@@ -33,7 +33,8 @@ import { runAgentAttempts } from './agent-attempts.js';
 import { sleep as realSleep } from './backoff.js';
 import { exhaustedBudget, iterationTimeoutMs, type Budgets } from './budget.js';
 import type { CheckpointInfo, RunEvent, RunEventBody, RunEventSink, RunOutcome, RunSummaryRow, TaskOutcome } from './events.js';
-import { commitMessage, insideGit, pushMirrorRemotes, type RevertResult } from './git-ops.js';
+import { attemptRefName, commitMessage, insideGit, pushMirrorRemotes, type RevertResult } from './git-ops.js';
+import { markGitState, putBackGitState } from './git-state-guard.js';
 import { IterationSnapshots, touchLedgerPath } from './iteration-snapshots.js';
 import { captureLoopFiles, restoreLoopFiles } from './loop-files-guard.js';
 import { ensureStateDir } from '../fs/inside-project.js';
@@ -199,7 +200,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   ensureStateDir(root, 'run');
   // An agent left running by a run killed with -9 is stopped before this run starts one.
   for (const pgid of await reapOrphanAgents(root)) emitRaw({ type: 'warning', message: `stopped the agent (process group ${pgid}) of an earlier \`ralf run\` that was killed` });
-  if (!insideGit(root)) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
+  const inGit = insideGit(root);
+  if (!inGit) emitRaw({ type: 'warning', message: `${root} is not in a git repository: passed tasks are not committed and failed tasks' changes are not restored` });
   // Push-mirror remotes would send the attempt refs a restore keeps: said once, at the first restore.
   const mirrors = insideGit(root) ? await pushMirrorRemotes(root).catch(() => []) : [];
   if (o.budgets.max_tokens !== null && o.agent.kind === 'command') {
@@ -448,7 +450,7 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
           checkpoint_replies: checkpointReplies(plan, memory),
         });
         const timeoutMs = iterationTimeoutMs(o.budgets, { started_at_ms: startedAt, now_ms: now(), tokens }, o.iterationTimeoutMs);
-        const { attempt, restored: putBack } = await runAgentGuarded(plan, {
+        const { attempt, restored: putBack, git: gitUndone } = await runAgentGuarded(plan, {
           agent: o.agent,
           root,
           planId: plan.id,
@@ -467,8 +469,10 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         });
         tokens += attempt.tokens;
         if (putBack.length > 0) notes.push({ iteration, note: `you changed or deleted ralf's own files in .planning/ralf/ (${putBack.join(', ')}); they were put back. Leave .planning/ralf/ alone: it is the loop's record, not part of the task` });
+        if (gitUndone) notes.push({ iteration, note: `you ran git yourself and ralf undid it (${gitUndone}). Do not commit, amend, stash, reset, check out, clean or switch branches: ralf commits the task when it passes, and the user's uncommitted files are not yours` });
         // Measured whatever happened (even Ctrl-C): these are the paths this task may restore or commit.
-        const changed = await touchesOf(plan).after(n, before);
+        const { changes: changed, userWorkPutBack } = await touchesOf(plan).measure(n, before);
+        if (userWorkPutBack && userWorkPutBack.files.length > 0) emitUserWorkPutBack(n, iteration, userWorkPutBack, notes);
         if (attempt.kind === 'aborted') {
           // An interrupted iteration never counts and was never verified: its half-made edits
           // are put back (kept under an attempt ref), as a timed-out one's are and as the next
@@ -641,7 +645,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       sleep: o.sleep ?? realSleep,
     });
     tokens += attempt.tokens;
-    await touchesOf(plan).after(n, before);
+    const { userWorkPutBack } = await touchesOf(plan).measure(n, before);
+    if (userWorkPutBack && userWorkPutBack.files.length > 0) emitUserWorkPutBack(n, 1, userWorkPutBack, null);
     if (attempt.kind === 'aborted') return finish(plan, n, displayTaskName(task.name), { outcome: 'interrupted', stop_reason: 'interrupted', iterations: 0, commit: null, halt: { outcome: 'interrupted', reason: 'interrupted', detail: 'interrupted while the agent ran' } }, null, null);
     if (attempt.kind === 'agent_failed') return finish(plan, n, displayTaskName(task.name), { outcome: 'agent_failed', stop_reason: null, iterations: 0, commit: null, halt: { outcome: 'agent_failed', reason: attempt.reason, detail: attempt.detail } }, null, attempt.detail);
     if (attempt.process.timedOut || attempt.promise?.kind === 'blocked') {
@@ -667,15 +672,30 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
    * (src/run/loop-files-guard.ts); otherwise an agent running `git clean -fdx` would restart
    * its loop's count every iteration and never be stopped.
    */
-  async function runAgentGuarded(plan: Plan, args: Parameters<typeof runAgentAttempts>[0]): Promise<{ attempt: Awaited<ReturnType<typeof runAgentAttempts>>; restored: string[] }> {
+  async function runAgentGuarded(plan: Plan, args: Parameters<typeof runAgentAttempts>[0]): Promise<{ attempt: Awaited<ReturnType<typeof runAgentAttempts>>; restored: string[]; git: string | null }> {
     const guarded = captureLoopFiles([statePaths(root, stateIdOfPlan(root, plan.path)).state, runMemoryPath(root, plan.id), touchLedgerPath(root, plan.id)]);
+    // The user's branch, its commit and their staging are theirs: an agent's own commit, amend,
+    // `git add -A` or branch switch is undone once it exits (git-state-guard.ts).
+    const mark = inGit ? await markGitState(root) : null;
     const attempt = await runAgentAttempts(args);
     const put = restoreLoopFiles(root, guarded);
     if (put.restored.length > 0) {
       emitRaw({ type: 'warning', message: `the agent changed or deleted ralf's own files (${list(put.restored)}); they were put back as they were before it started: the loop's count and record are ralf's` });
     }
     for (const f of put.failed) emitRaw({ type: 'warning', message: `could not put back ${f.path}, which the agent changed: ${f.message}` });
-    return { attempt, restored: put.restored };
+    let git: string | null = null;
+    if (mark) {
+      try {
+        const g = await putBackGitState(root, mark, `${attemptRefName(plan.id, args.task, new Date(now()))}-head`);
+        if (g.undone.length > 0) {
+          git = g.undone.join('; ');
+          emitRaw({ type: 'warning', message: `${whose(args.task)}the agent ran git itself, and ralf undid it: ${git}. Its changes are still in the working tree, where ralf measures them as this task's work (committed when the task passes, restored when it stops)${g.left.length > 0 ? `; ${g.left.join('; ')}` : ''}` });
+        } else if (g.left.length > 0) emitRaw({ type: 'warning', message: `${whose(args.task)}the agent ran git itself: ${g.left.join('; ')}` });
+      } catch (err) {
+        emitRaw({ type: 'warning', message: `could not put back the git state the agent changed (HEAD, branch, staging): ${(err as Error).message.split('\n')[0]}` });
+      }
+    }
+    return { attempt, restored: put.restored, git };
   }
 
   async function budgetStop(plan: Plan, n: number | null, name: string, budget: NonNullable<ReturnType<typeof exhaustedBudget>>): Promise<TaskEnd> {
@@ -742,6 +762,13 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
       emitRaw({ type: 'warning', message: `could not read the context files for task ${task.number}: ${(err as Error).message}` });
       return {};
     }
+  }
+
+  /** The user's uncommitted work an agent's git command took out of the tree, put back (iteration-snapshots.ts). */
+  function emitUserWorkPutBack(n: number | null, iteration: number, r: RevertResult, notes: PromptInput['notes'] | null): void {
+    const files = list(r.files);
+    emitRaw({ type: 'warning', message: `${whose(n)}the agent's git command (stash, reset --hard, checkout, clean) took your uncommitted work out of ${files}; it is put back as it was before the agent started, and is not part of the task` });
+    notes?.push({ iteration, note: `your git command took the user's uncommitted work out of ${files}; ralf put it back. Never stash, reset, check out or clean files you did not change in this task` });
   }
 
   function emitRevert(plan: Plan, n: number | null, scope: 'iteration' | 'task', r: RevertResult, why: string): void {
@@ -822,6 +849,11 @@ function runAgainCommand(): string {
 
 /** Agent failures the user must fix before running again (bad --agent, no credentials): exit 2. */
 const HARD_SETUP = new Set(['not_found', 'not_executable', 'spawn_failed', 'auth']);
+
+/** `Task 2: ` / `The plan-level loop: `, opening a warning. */
+function whose(n: number | null): string {
+  return n === null ? 'The plan-level loop: ' : `Task ${n}: `;
+}
 
 function label(n: number | null, name: string): string {
   return n === null ? 'The plan-level loop' : `Task ${n} (${name})`;

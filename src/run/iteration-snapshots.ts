@@ -113,17 +113,35 @@ export class IterationSnapshots {
     return tree;
   }
 
-  /** Snapshot after the agent exited: the paths it changed, recorded with their base. */
+  /**
+   * Snapshot after the agent exited: the paths it changed, recorded with their base. The
+   * user's uncommitted work an agent's git command took out of the tree (`git stash`,
+   * `reset --hard`, `checkout -- .`, `clean -fd`) is put back first (`userWorkPutBack`).
+   */
   async after(task: number | null, before: string | null): Promise<PathChange[]> {
-    if (before === null) return [];
+    return (await this.measure(task, before)).changes;
+  }
+
+  /** `after`, also saying which of the user's paths were put back (and where what the agent left there is kept). */
+  async measure(task: number | null, before: string | null): Promise<{ changes: PathChange[]; userWorkPutBack: RevertResult | null }> {
+    if (before === null) return { changes: [], userWorkPutBack: null };
     const tree = await snapshot(this.root, this.snapshotOptions);
-    const changes = tree === null ? [] : await pathChanges(this.root, before, tree);
+    let changes = tree === null ? [] : await pathChanges(this.root, before, tree);
+    const bases = this.read().tasks[key(task)]?.paths ?? {};
+    let userWorkPutBack: RevertResult | null = null;
+    const taken = await userWorkTaken(this.root, changes, (p) => bases[p] ?? before);
+    if (taken.size > 0) {
+      userWorkPutBack = await restorePaths(this.root, taken, this.attempt(task, 'iteration'), this.snapshotOptions);
+      // Back as it was before the agent: not the agent's change (unless an earlier iteration's already).
+      const back = new Set(userWorkPutBack.files);
+      changes = changes.filter((c) => !back.has(c.path));
+    }
     const ledger = this.read();
     const entry = (ledger.tasks[key(task)] ??= { paths: {}, pending: null });
     for (const c of changes) entry.paths[c.path] ??= before;
     entry.pending = null;
     this.write(ledger);
-    return changes;
+    return { changes, userWorkPutBack };
   }
 
   /** The paths the agents changed in this task so far. */
@@ -224,6 +242,34 @@ export class IterationSnapshots {
     writeFileAtomic(this.path, `${JSON.stringify(ledger, null, 2)}\n`);
   }
 }
+
+/**
+ * The user's uncommitted work an agent's git command took out of the tree: a path whose content
+ * before the agent first changed it (its base) differed from HEAD (an uncommitted edit, staged or
+ * not, or an untracked file: the user's, since the agent had not touched it yet) and that now
+ * holds exactly HEAD's content (or is gone, as HEAD does not have it). That is `git stash`,
+ * `reset --hard`, `checkout -- .`, `clean -fd` or `stash -u`, never the task's work: the user's
+ * work is sacred. Returns path → the base to put it back from.
+ */
+async function userWorkTaken(root: string, changes: PathChange[], baseOf: (path: string) => string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (changes.length === 0) return out;
+  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{tree}'], { cwd: root, okCodes: [0, 1] });
+  if (!head) return out;
+  const byBase = new Map<string, PathChange[]>();
+  for (const c of changes) byBase.set(baseOf(c.path), [...(byBase.get(baseOf(c.path)) ?? []), c]);
+  for (const [base, group] of byBase) {
+    const now = new Map(group.map((c) => [c.path, c]));
+    // HEAD (old side) against the base (new side), for these paths: where the user had work.
+    for (const d of await pathChanges(root, head, base, group.map((c) => c.path))) {
+      const c = now.get(d.path);
+      if (c && c.new_mode === d.old_mode && (d.old_mode === ABSENT_MODE || c.new_blob === d.old_blob)) out.set(d.path, base);
+    }
+  }
+  return out;
+}
+
+const ABSENT_MODE = '000000';
 
 function key(task: number | null): string {
   return task === null ? 'plan' : String(task);

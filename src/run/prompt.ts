@@ -110,7 +110,7 @@ export function buildPrompt(input: PromptInput): string {
     '## Rules',
     '',
     '- Work only on this task. Keep changes minimal and inside the task\'s files where possible.',
-    '- Do not commit, and do not edit anything under .planning/ (ralf commits passed tasks and keeps the loop state there).',
+    '- Do not commit, amend, stash, reset, check out, clean or switch branches, and do not edit anything under .planning/ (ralf commits passed tasks, undoes those git commands and keeps the loop state there). Files you did not change in this task (the user\'s uncommitted work) are not yours.',
     '- Fix bugs, missing critical pieces and blockers caused by this task directly (GSD deviation rules 1-3).',
     '- Rule 4: if the fix needs an architectural change (a new database table, a new service layer, switching libraries or frameworks, changing the auth approach, a breaking API change), do not make it. Explain it and end with the BLOCKED promise.',
     '- Run the checks yourself if you can; do not claim success you have not seen.',

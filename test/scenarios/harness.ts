@@ -56,6 +56,9 @@ export interface AgentEdit {
   remove?: string[];
   /** Symlinks made (path → target), replacing what is there. */
   symlink?: Record<string, string>;
+  /** Shell commands (git, as a real agent runs it) run before the edit, and after it. */
+  git?: string[];
+  gitAfter?: string[];
   /** Works this long after its edit before it answers. */
   sleep_ms?: number;
   /** Answers BLOCKED with this reason instead of DONE. */
@@ -182,7 +185,7 @@ export class Scenario extends TempRepo {
       // Only the files this edit changes are written (an idle call writes nothing, not even through a link).
       const changed = Object.fromEntries(Object.entries(files).filter(([f, c]) => previous[f] !== c));
       previous = files;
-      const step = { write: { ...changed, ...e.write }, remove: [...[...before].filter((f) => !(f in files)), ...(e.remove ?? [])], symlink: e.symlink, sleep_ms: e.sleep_ms, blocked: e.blocked, silent: e.silent };
+      const step = { write: { ...changed, ...e.write }, remove: [...[...before].filter((f) => !(f in files)), ...(e.remove ?? [])], symlink: e.symlink, git: e.git, gitAfter: e.gitAfter, sleep_ms: e.sleep_ms, blocked: e.blocked, silent: e.silent };
       before = new Set(Object.keys(files));
       return step;
     });

@@ -8,55 +8,18 @@
  * agent to run next (the handoff, warnings, `run_end`'s resume line, revert events, the Loop
  * Report) is run as written, in the project directory where it is read, and must work.
  */
-import { spawnSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
-import { PLAN, Scenario, wantFor, type AgentRun } from './harness.js';
-import { RUNNERS } from './runners.js';
-
-const runner = RUNNERS.nodeTest;
-const COMMITTED_MD = '# Notes\n\none\ntwo\nthree\n';
-const USER_MD = '# Notes (mine)\n\none\ntwo\nthree\n';
-const NOTES = 'untracked notes\n';
-const units = (values: Record<string, number>) => runner.source({ values })['src/units.js']!;
-const START = units({ alpha: 0, bravo: 0 });
-const FIXED = units({ alpha: 1, bravo: 2 });
-
-/** Two failing tests (alpha, bravo), the user's dirty USER.md and untracked notes.txt. */
-function project(limits: Record<string, number> = {}, files: Record<string, string> = {}): Scenario {
-  const s = new Scenario(runner, { want: wantFor(2), limits: { max_iterations: 4, error_fingerprint_repeats: 2, no_progress_repeats: 2, ...limits }, files: { 'USER.md': COMMITTED_MD, ...files } });
-  s.write('USER.md', USER_MD);
-  s.write('notes.txt', NOTES);
-  return s;
-}
-
-const ofType = (r: AgentRun, type: string) => r.events.filter((e) => e.type === type);
-const taskEnd = (r: AgentRun) => ofType(r, 'task_end')[0];
-const explain = (r: AgentRun) => JSON.stringify(r.events.filter((e) => e.type !== 'agent_start' && e.type !== 'agent_exit').map(({ ts: _t, elapsed_ms: _e, handoff: _h, tasks: _k, ...e }) => e), null, 1).slice(0, 6000);
+import { PLAN, Scenario, wantFor } from './harness.js';
+import { COMMITTED_MD, commandsIn, commits, committedFiles, explain, FIXED, NOTES, ofType, runner, sh, START, taskEnd, units, userProject as project, USER_MD } from './user-work.js';
 
 /** The user's own files are exactly as they were; USER.md's edit still uncommitted. */
 function expectUserWorkKept(s: Scenario, expect: any): void {
   expect(s.read('USER.md')).toBe(USER_MD);
   expect(s.read('notes.txt')).toBe(NOTES);
   expect(s.git('status', '--porcelain', '--', 'USER.md', 'notes.txt')).toBe(' M USER.md\n?? notes.txt\n');
-}
-
-const commits = (s: Scenario) => s.git('log', '--format=%s').trim().split('\n');
-const committedFiles = (s: Scenario) => s.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n');
-
-/** The commands quoted (`...`) in a text that start with the runtime's invocation or git. */
-function commandsIn(text: string, starts: RegExp): string[] {
-  // Every stretch between two backticks (a table's `a \| b` spans may leave one unpaired).
-  return [...text.matchAll(/`([^`\n]+)(?=`)/g)].map((m) => m[1]!).filter((c) => /^("|ralf |node |git )/.test(c) && starts.test(c));
-}
-
-/** Runs a printed command text as written, in the project directory, with the scenario's environment. */
-function sh(s: Scenario, command: string, okCodes = [0]): string {
-  const r = spawnSync('bash', ['-c', command], { cwd: s.dir, env: s.env() as NodeJS.ProcessEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (!okCodes.includes(r.status ?? -1)) throw new Error(`\`${command}\` exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
 }
 
 describe.concurrent('ralf run with realistic agents: verdicts and the user\'s work', () => {

@@ -3,7 +3,10 @@
 // call applies the next step of the file (an agent's edit: files to write, files to remove,
 // symlinks to make), then claims it is done, as a real agent would; a step may instead say
 // it is blocked, or work for a while first (`sleep_ms`, for an interrupt to land mid-work).
+// Real agents use git: a step's `git` commands run (in bash, in the project) before its edits,
+// its `gitAfter` commands after them; a command that fails is passed over, as an agent would.
 // The call count is kept beside the steps file.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -12,7 +15,11 @@ const counter = `${stepsFile}.calls`;
 const call = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) : 0;
 writeFileSync(counter, String(call + 1));
 const step = JSON.parse(readFileSync(stepsFile, 'utf8'))[call];
+const shell = (commands) => {
+  for (const command of commands ?? []) spawnSync('bash', ['-c', command], { stdio: 'ignore' });
+};
 if (step) {
+  shell(step.git);
   for (const path of step.remove ?? []) rmSync(path, { force: true });
   for (const [path, content] of Object.entries(step.write ?? {})) {
     mkdirSync(dirname(path), { recursive: true });
@@ -23,6 +30,7 @@ if (step) {
     mkdirSync(dirname(path), { recursive: true });
     symlinkSync(target, path);
   }
+  shell(step.gitAfter);
   // Its edits are made: a scenario waiting to interrupt it mid-work may now.
   if (step.sleep_ms) {
     writeFileSync(`${stepsFile}.working`, String(call + 1));

@@ -1,0 +1,132 @@
+/**
+ * Agents that use git themselves, through `ralf run` with scripted agents (agents/step-agent.mjs
+ * runs each step's git commands as a real agent's shell tool would), in a project where the user
+ * has an uncommitted edit of a tracked file (USER.md), a staged change (STAGED.md) and an
+ * untracked file (notes.txt). Real agents commit mid-task, amend, `git add -A`, stash, reset and
+ * switch branches; the brief: restore, stage and commit only what the agent changed in this
+ * task, and a user's uncommitted work is sacred. Each scenario asserts the verdict at the exact
+ * iteration, what is committed, that the user's files and staging are exactly as they were, and
+ * runs the commands the run prints as written.
+ */
+import { describe, it } from 'vitest';
+import { Scenario, type AgentRun } from './harness.js';
+import { COMMITTED_MD, commits, committedFiles, explain, FIXED, NOTES, ofType, sh, START, taskEnd, units, userProject, USER_MD } from './user-work.js';
+
+const STAGED_MD_COMMITTED = 'staged: as committed\n';
+const STAGED_MD = 'staged: the user\'s change, staged\n';
+
+/** The user's work: USER.md edited (unstaged), STAGED.md's change staged, notes.txt untracked; byte for byte. */
+function expectUserWorkKept(s: Scenario, expect: any): void {
+  expect(s.read('USER.md')).toBe(USER_MD);
+  expect(s.read('STAGED.md')).toBe(STAGED_MD);
+  expect(s.read('notes.txt')).toBe(NOTES);
+  expect(s.git('status', '--porcelain', '--', 'USER.md', 'STAGED.md', 'notes.txt')).toBe('M  STAGED.md\n M USER.md\n?? notes.txt\n');
+  expect(s.git('diff', '--cached', '--name-only')).toBe('STAGED.md\n');
+}
+
+function project(limits: Record<string, number> = {}): Scenario {
+  const s = userProject(limits, { 'STAGED.md': STAGED_MD_COMMITTED });
+  s.write('STAGED.md', STAGED_MD);
+  s.git('add', 'STAGED.md');
+  return s;
+}
+
+const warnings = (r: AgentRun) => ofType(r, 'warning').map((w) => String(w.message)).join('\n');
+const branch = (s: Scenario) => s.git('symbolic-ref', '--short', 'HEAD').trim();
+
+describe.concurrent('ralf run with agents that use git themselves', () => {
+  it('`git add -A && git commit` of a partial fix (sweeping the user\'s files in), then `commit -a --amend` of the fix: pass at 2, one commit of the agent\'s file; the user\'s files and staging as they were', async ({ expect }) => {
+    const s = project();
+    const start = branch(s);
+    const r = await s.runAgent([
+      { code: { values: { alpha: 1 } }, gitAfter: ['git add -A', 'git commit -qm "wip: alpha"'] },
+      { code: { values: { bravo: 2 } }, gitAfter: ['git commit -qa --amend --no-edit'] },
+    ]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}`)).toEqual(['1:retry', '2:pass']);
+    expect(commits(s)).toEqual(['feat(01-01): Make the units right', 'init']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expect(s.git('show', 'HEAD:src/units.js')).toBe(FIXED);
+    expect(s.git('show', 'HEAD:USER.md')).toBe(COMMITTED_MD);
+    expect(branch(s)).toBe(start);
+    expectUserWorkKept(s, expect);
+    // Both undone, and said so; the agent's commits kept under a ref, the next prompt told.
+    expect(warnings(r)).toMatch(/Task 1: the agent ran git itself, and ralf undid it: .*had moved from [0-9a-f]{12} to [0-9a-f]{12}.*kept under refs\/ralf\/attempts\/01-01\/task-1\/\S+-head/);
+    const kept = /kept under (refs\/ralf\/attempts\/\S+-head)/.exec(warnings(r))![1]!;
+    expect(sh(s, `git log --format=%s ${kept}`)).toContain('wip: alpha');
+  }, 90_000);
+
+  it('a commit of a partial fix, then stuck: repeated_fingerprint at 2; the branch and the tree back as before the task, the printed restore command brings the attempt back', async ({ expect }) => {
+    const s = project();
+    const r = await s.runAgent([{ code: { values: { alpha: 1 } }, gitAfter: ['git commit -qam "wip: alpha"'] }, {}, {}]);
+    expect(r.code, explain(r)).toBe(20);
+    expect(taskEnd(r)).toMatchObject({ outcome: 'stopped', stop_reason: 'repeated_fingerprint', iterations: 2 });
+    expect(commits(s)).toEqual(['init']);
+    expect(s.read('src/units.js')).toBe(START);
+    expectUserWorkKept(s, expect);
+    const revert = ofType(r, 'revert').find((e) => e.scope === 'task');
+    expect(revert).toMatchObject({ files: ['src/units.js'] });
+    sh(s, revert.restore_command);
+    expect(s.read('src/units.js')).toBe(units({ alpha: 1, bravo: 0 }));
+  }, 90_000);
+
+  for (const stash of ['git stash -q', 'git stash -q -u']) {
+    it(`\`${stash}\` (it takes the user's work), then the fix: pass at 1, the user's edit, staged change${stash.endsWith('-u') ? ' and untracked file' : ''} put back and named, only the agent's file committed`, async ({ expect }) => {
+      const s = project();
+      const r = await s.runAgent([{ git: [stash], code: { values: { alpha: 1, bravo: 2 } } }]);
+      expect(r.code, explain(r)).toBe(0);
+      expect(taskEnd(r)).toMatchObject({ outcome: 'passed', iterations: 1 });
+      expect(committedFiles(s)).toEqual(['src/units.js']);
+      expectUserWorkKept(s, expect);
+      expect(warnings(r)).toMatch(new RegExp(`took your uncommitted work out of ${stash.endsWith('-u') ? 'STAGED.md, USER.md, notes.txt' : 'STAGED.md, USER.md'}; it is put back`));
+      expect(warnings(r)).toContain('git stash list');
+    }, 90_000);
+  }
+
+  it('`git reset --hard` after a partial fix, then the whole fix again: pass at 2; the user\'s edit and staging back', async ({ expect }) => {
+    const s = project();
+    const r = await s.runAgent([{ code: { values: { alpha: 1 } } }, { git: ['git reset -q --hard'], code: { values: { bravo: 2 } }, write: { 'src/units.js': FIXED } }]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}`)).toEqual(['1:retry', '2:pass']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
+  it('`git checkout -- .` and `git clean -fdq` after a partial fix (back to the start tree: no progress), then idle: repeated_fingerprint at 3, the user\'s files back (was: rule4_architectural at 2, "deleted" notes.txt, with the user\'s files left gone for the decision)', async ({ expect }) => {
+    const s = project();
+    const r = await s.runAgent([{ code: { values: { alpha: 1 } } }, { git: ['git checkout -q -- .', 'git clean -fdq'] }, {}]);
+    expect(r.code, explain(r)).toBe(20);
+    expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}:${v.stop_reason ?? (v.progress ? '+' : '-')}`), explain(r)).toEqual(['1:retry:+', '2:retry:-', '3:stop:repeated_fingerprint']);
+    expect(commits(s)).toEqual(['init']);
+    expect(s.read('src/units.js')).toBe(START);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
+  it('a new branch, commits on it: pass at 2, HEAD back on the user\'s branch with the task\'s commit; the agent\'s branch left and named', async ({ expect }) => {
+    const s = project();
+    const start = branch(s);
+    const r = await s.runAgent([
+      { git: ['git checkout -q -b agent/work'], code: { values: { alpha: 1 } }, gitAfter: ['git commit -qm "alpha" -- src/units.js'] },
+      { code: { values: { bravo: 2 } }, gitAfter: ['git commit -qm "bravo" -- src/units.js'] },
+    ]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(branch(s)).toBe(start);
+    expect(commits(s)).toEqual(['feat(01-01): Make the units right', 'init']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expect(s.git('log', '--format=%s', 'agent/work')).toBe('alpha\ninit\n');
+    expect(warnings(r)).toMatch(/HEAD was on branch agent\/work: it is on \S+ again/);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
+  it('the agent\'s commit refused by a commit-msg hook (it wants a type prefix), after `git add -A`: pass at 1, ralf\'s commit (feat(…)) goes through; the staging the agent left is undone', async ({ expect }) => {
+    const s = project();
+    s.write('.git/hooks/commit-msg', '#!/bin/sh\ngrep -qE "^(feat|fix|chore|docs|test|refactor)\\(" "$1" || { echo "commit-msg: a type prefix is required" >&2; exit 1; }\n');
+    sh(s, 'chmod +x .git/hooks/commit-msg');
+    const r = await s.runAgent([{ code: { values: { alpha: 1, bravo: 2 } }, gitAfter: ['git add -A', 'git commit -qm "fixed it"'] }]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(commits(s)).toEqual(['feat(01-01): Make the units right', 'init']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expect(warnings(r)).toMatch(/what is staged was put back as it was \(the agent had staged or unstaged USER\.md, notes\.txt, src\/units\.js\)/);
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+});
