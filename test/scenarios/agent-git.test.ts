@@ -130,3 +130,27 @@ describe.concurrent('ralf run with agents that use git themselves', () => {
     expectUserWorkKept(s, expect);
   }, 90_000);
 });
+
+describe.concurrent('ralf task verify (the hosts\' path) with an agent that deletes the loop\'s state between its verifies', () => {
+  for (const wipe of ['rm -rf .planning/ralf', 'git clean -fdxq -e .home -e node_modules']) {
+    it(`\`${wipe}\` before each verify: the count goes on (was: iteration 1 every time, never stopped), repeated_fingerprint at 2, and the answer says so`, async ({ expect }) => {
+      const s = project({ max_iterations: 3 });
+      const trail = await s.play([
+        (x) => x.fix('alpha'),
+        (x) => {
+          sh(x, wipe);
+          x.edit({ code: { comment: 'try again' } });
+        },
+        (x) => {
+          sh(x, wipe);
+          x.edit({ code: { comment: 'and again' } });
+        },
+      ]);
+      expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+      const last = s.results.at(-1)!.json;
+      expect(last.iteration).toBe(2);
+      expect(last.state_recovered).toEqual(['.planning/ralf/01-01.json']);
+      expect(last.message).toMatch(/had been deleted since the last ralf command .* put back from ralf's copy in the git dir/);
+    }, 60_000);
+  }
+});

@@ -13,6 +13,7 @@ import type { LoopContext, LoopLimits } from '../core/events.js';
 import { planIdFromPath, projectRelative, projectRootForPlan, statePaths, type StatePaths } from './paths.js';
 import { readPlanCache, writePlanCache } from './plan-cache.js';
 import { stateIdFor } from './store.js';
+import { recoverDeletedStates } from './state-copy.js';
 import type { NotLoopedTask, PlanState } from '../core/types.js';
 
 export interface ConfigOptions {
@@ -32,6 +33,8 @@ export interface PlanTarget {
   stateId: string;
   projectRoot: string;
   paths: StatePaths;
+  /** State files that were gone and were put back from ralf's copy in the git dir (state-copy.ts). */
+  recovered_state?: string[];
 }
 
 /** Project root and plan id from the path alone (no config, no parsing). */
@@ -48,8 +51,10 @@ export function resolveTarget(planPathArg: string, fallbackRoot?: string | null)
   }
   const planId = planIdFromPath(planPath);
   const planRel = projectRelative(projectRoot, planPath);
+  // State files an agent deleted (git clean -fdx, rm -rf .planning/ralf) come back from ralf's copy first.
+  const recovered = recoverDeletedStates(projectRoot);
   const stateId = stateIdFor(projectRoot, planRel, planId);
-  return { planPath, planRel, planId, stateId, projectRoot, paths: statePaths(projectRoot, stateId) };
+  return { planPath, planRel, planId, stateId, projectRoot, paths: statePaths(projectRoot, stateId), ...(recovered.length > 0 ? { recovered_state: recovered } : {}) };
 }
 
 export interface LoadedTarget extends PlanTarget {

@@ -20,6 +20,7 @@ import { migrateState } from '../core/migrate-state.js';
 import { resolve } from 'node:path';
 import { STATE_DIR, planIdFromPath, projectRelative, statePaths } from './paths.js';
 import { legacyPlanIdFromPath } from '../../plan/plan-id.js';
+import { writeStateCopy } from './state-copy.js';
 import { STATE_SCHEMA_VERSION, type LoopStatus, type PlanState, type StopReason, type Verdict } from '../core/types.js';
 
 /** One line of `<plan-id>.jsonl`. */
@@ -158,7 +159,10 @@ export function readPlanStateFile(path: string): PlanState | null {
 export function writePlanState(projectRoot: string, state: PlanState, stateId: string = state.plan_id): void {
   const paths = statePaths(projectRoot, stateId);
   ensureStateDir(projectRoot);
-  writeFileAtomic(paths.state, `${JSON.stringify(state, null, 2)}\n`);
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  writeFileAtomic(paths.state, text);
+  // A copy in the git dir: a deleted .planning/ralf/ does not restart the loop (state-copy.ts).
+  writeStateCopy(projectRoot, stateId, text);
 }
 
 /**

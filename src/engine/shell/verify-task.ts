@@ -96,6 +96,8 @@ export interface VerifyOutcome {
   checks_reused?: boolean;
   /** Files the checks themselves modified during this verify (reported, never counted as the agent's). */
   checks_modified?: string[];
+  /** State files of the project that had been deleted and were put back from ralf's copy in the git dir before this verify (state-copy.ts). */
+  state_recovered?: string[];
   /**
    * The plan's checks for this scope as they are now, when they were edited since the loop
    * started: these did NOT run; `checks` are the ones the loop started with.
@@ -318,8 +320,9 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     manual: scope.manual,
     requires_confirmation: requiresConfirmation,
     warning: decision.warning,
-    message: decision.message,
+    message: loaded.recovered_state ? `${decision.message} ${recoveredNote(loaded.recovered_state)}` : decision.message,
     next: decision.next,
+    ...(loaded.recovered_state ? { state_recovered: loaded.recovered_state } : {}),
     interrupted,
     handoff: decision.handoff,
     state_path: loaded.paths.state,
@@ -606,6 +609,11 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
 function unwrap<T>(s: Settled<T>): T {
   if (s.ok) return s.value;
   throw s.error;
+}
+
+/** What the answer says when the loop's state had been deleted (state-copy.ts). */
+function recoveredNote(paths: string[]): string {
+  return `Note: ${paths.join(', ')} had been deleted since the last ralf command (git clean -fdx, rm -rf .planning/ralf?) and was put back from ralf's copy in the git dir, so the loop's count goes on. Leave .planning/ralf/ alone: it is the loop's record.`;
 }
 
 function signalName(signal: AbortSignal | undefined): string | null {
