@@ -14,30 +14,27 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { ensureStateDir, mkdirRecursive } from '../../fs/inside-project.js';
 import { fastHash } from '../../fast-hash.js';
+import { findDotGit } from '../../git/repo.js';
 import { STATE_DIR } from './paths.js';
 
 /** The git dir of the working tree holding `projectRoot` (a `.git` file of a worktree followed), and that tree's top. */
 function gitDirOf(projectRoot: string): { gitDir: string; top: string } | null {
-  for (let dir = projectRoot; ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    let st;
-    try {
-      st = statSync(dotGit);
-    } catch {
-      st = null;
-    }
-    if (st?.isDirectory()) return { gitDir: dotGit, top: dir };
-    if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-      return m ? { gitDir: isAbsolute(m[1]!) ? m[1]! : join(dir, m[1]!), top: dir } : null;
-    }
-    if (dirname(dir) === dir) return null;
-  }
+  const dotGit = findDotGit(projectRoot);
+  if (!dotGit) return null;
+  const top = dirname(dotGit);
+  if (statSync(dotGit).isDirectory()) return { gitDir: dotGit, top };
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+  return m ? { gitDir: isAbsolute(m[1]!) ? m[1]! : join(top, m[1]!), top } : null;
 }
 
 /** Where this project's copies live (null outside git, or when that place is a link). */
 export function stateCopyDir(projectRoot: string): string | null {
-  const g = gitDirOf(projectRoot);
+  let g: ReturnType<typeof gitDirOf>;
+  try {
+    g = gitDirOf(projectRoot);
+  } catch {
+    return null;
+  }
   if (!g) return null;
   const rel = relative(g.top, projectRoot).split(sep).join('/');
   const base = join(g.gitDir, 'ralf-state');
