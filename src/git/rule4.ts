@@ -18,6 +18,12 @@ export interface Rule4Input {
   changes?: FileChange[];
 }
 
+
+/** The finding for a file deleted outside the task's `<files>` (the verify leaves out the user's files a git command took). */
+export function deletedOutsideFinding(path: string): string {
+  return `deleted file outside the task's <files>: ${path}`;
+}
+
 /** New migration files: added paths only (editing an existing one is ordinary work). */
 const MIGRATION_PATTERNS: RegExp[] = [
   /(^|\/)migrations?\//i, // **/migrations/**, supabase/migrations/**, prisma/migrations/**
@@ -83,7 +89,7 @@ export async function rule4Findings(input: Rule4Input): Promise<string[]> {
       if (target !== null && pointsOutside(change.path, target)) findings.push(`symlink pointing out of the project: ${change.path} -> ${target}`);
     }
     if (change.status === 'D' && !allowed(change.path)) {
-      findings.push(`deleted file outside the task's <files>: ${change.path}`);
+      findings.push(deletedOutsideFinding(change.path));
     } else if (change.status === 'R' && change.old_path && !allowed(change.old_path)) {
       findings.push(`deleted file outside the task's <files>: ${change.old_path} (renamed to ${change.path})`);
     }

@@ -9,7 +9,7 @@
  * runs the commands the run prints as written.
  */
 import { describe, it } from 'vitest';
-import { Scenario, type AgentRun } from './harness.js';
+import { PLAN, Scenario, type AgentRun } from './harness.js';
 import { COMMITTED_MD, commits, committedFiles, explain, FIXED, NOTES, ofType, sh, START, taskEnd, units, userProject, USER_MD } from './user-work.js';
 
 const STAGED_MD_COMMITTED = 'staged: as committed\n';
@@ -131,7 +131,43 @@ describe.concurrent('ralf run with agents that use git themselves', () => {
   }, 90_000);
 });
 
-describe.concurrent('ralf task verify (the hosts\' path) with an agent that deletes the loop\'s state between its verifies', () => {
+describe.concurrent('ralf task verify (the hosts\' path) with an agent that uses git or deletes the loop\'s state', () => {
+  async function started(s: Scenario): Promise<void> {
+    const r = await s.ralf(['task', 'start', PLAN, '1', '--json']);
+    if (r.exitCode !== 0) throw new Error(String(r.stdout));
+  }
+
+  it('`git add -A && git commit` of a partial fix mid-loop, then the fix: retry with progress at 1, pass at 2 (the verdicts read the working tree), and no false alarm about the user\'s work the commit swept in', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    const trail = await s.play([
+      (x) => {
+        x.fix('alpha');
+        sh(x, 'git add -A && git commit -qm "wip: alpha"');
+      },
+      (x) => x.fix('bravo'),
+    ]);
+    expect(trail, s.explain()).toEqual(['retry+', 'pass']);
+    expect(s.results.map((r) => r.json.uncommitted_lost)).toEqual([undefined, undefined]);
+  }, 60_000);
+
+  it('`git stash -u`, then the fix: pass at 1, the answer names the user\'s work it took (was: nothing said) and its restore command, run as written, brings every file back byte for byte', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    const trail = await s.play([
+      (x) => {
+        sh(x, 'git stash -q -u');
+        x.fix('alpha', 'bravo');
+      },
+    ]);
+    expect(trail, s.explain()).toEqual(['pass']);
+    const lost = s.results[0]!.json.uncommitted_lost;
+    expect(lost.paths).toEqual(['STAGED.md', 'USER.md', 'notes.txt']);
+    expect(s.results[0]!.json.message).toContain(`put it back with \`${lost.restore_command}\``);
+    sh(s, lost.restore_command);
+    expect([s.read('USER.md'), s.read('STAGED.md'), s.read('notes.txt')]).toEqual([USER_MD, STAGED_MD, NOTES]);
+  }, 60_000);
+
   for (const wipe of ['rm -rf .planning/ralf', 'git clean -fdxq -e .home -e node_modules']) {
     it(`\`${wipe}\` before each verify: the count goes on (was: iteration 1 every time, never stopped), repeated_fingerprint at 2, and the answer says so`, async ({ expect }) => {
       const s = project({ max_iterations: 3 });

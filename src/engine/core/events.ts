@@ -2,6 +2,7 @@
  * The loop reducer's vocabulary: events in, decisions out. Everything an event needs is
  * in it (check results, fingerprints, diff hashes, the time), so the reducer stays pure.
  */
+import type { UncommittedAtStart } from './uncommitted.js';
 import type { LoopSettings } from './settings-at-start.js';
 import type { Check } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
@@ -32,7 +33,7 @@ export interface LoopContext {
 
 export type LoopEvent =
   /** `ralf task start`: the agent is about to edit; remember where it started. Does not count. */
-  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null; checks_at_start?: Check[]; settings_at_start?: LoopSettings }
+  | { type: 'started'; now: string; start_ref: string | null; force?: boolean; baseline?: Baseline | null; checks_at_start?: Check[]; settings_at_start?: LoopSettings; uncommitted_at_start?: UncommittedAtStart | null }
   /** One verification ran to completion (the I/O shell computed everything below). */
   | {
       type: 'iteration_verified';

@@ -344,7 +344,7 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
       // A (re)start takes the plan's checks as they are now: the start tree is this working tree.
       const checksAtStart = event.checks_at_start ?? loop.checks_at_start;
       const settingsAtStart = event.settings_at_start ?? loop.settings_at_start;
-      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}), ...(checksAtStart ? { checks_at_start: checksAtStart } : {}), ...(settingsAtStart ? { settings_at_start: settingsAtStart } : {}) };
+      const state: LoopState = { ...resumed(loop), start_ref: event.start_ref, start_source: 'task_start', started_at: loop.started_at ?? event.now, updated_at: event.now, ...(baseline ? { baseline } : {}), ...(checksAtStart ? { checks_at_start: checksAtStart } : {}), ...(settingsAtStart ? { settings_at_start: settingsAtStart } : {}), ...(event.uncommitted_at_start || loop.uncommitted_at_start ? { uncommitted_at_start: event.uncommitted_at_start ?? null } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)} started.`, next: `Implement the task, then run \`${verifyCommand(loop, ctx)}\`.` }) };
     }
 

@@ -4,6 +4,7 @@
  * JSON under `.planning/ralf/`; extend with optional fields, bump `schema_version`
  * only for incompatible changes.
  */
+import type { UncommittedAtStart } from './uncommitted.js';
 import type { Check, CheckKind } from '../../plan/model.js';
 import type { Baseline } from './baseline.js';
 import type { MoreSkipped } from './skips.js';
@@ -294,6 +295,8 @@ export interface LoopState {
   pending_confirmation?: { tree: string; commands: string[]; checks: CheckResult[]; at: string } | null;
   /** Checks that already failed before the agent's first edit (src/engine/baseline.ts). */
   baseline?: Baseline | null;
+  /** The user's uncommitted work where `ralf task start` found the tree (paths differing from HEAD then; core/uncommitted.ts). */
+  uncommitted_at_start?: UncommittedAtStart | null;
   /** Set while stopped with `interrupted`: the next verify resumes the loop (interrupted verifies never count). */
   interrupted?: { at: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null } | null;
   /** Set when the loop stopped on a `ralf run` event (`blocked`, `time_budget`, `token_budget`). */

@@ -18,6 +18,9 @@ import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions 
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
 import type { LoopState } from '../core/types.js';
+import { uncommittedAtStart, type UncommittedAtStart } from '../core/uncommitted.js';
+import { gitText, runGit } from '../../git/run-git.js';
+import { RALF_STATE_DIR } from '../../git/pathspec.js';
 
 export interface StartOptions extends ConfigOptions {
   planPath: string;
@@ -40,13 +43,15 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   const startRef = deps.git.insideGit(loaded.projectRoot) ? await deps.git.snapshot(loaded.projectRoot, cap) : null;
   const taskKey = taskKeyOf(loaded.plan.tasks, task.number);
   const baseline = await runBaseline(deps, loaded, task.checks, now);
+  // The user's uncommitted work the task starts on: a verify then tells when a git command took it.
+  const uncommitted = startRef !== null ? await uncommittedPaths(loaded.projectRoot, startRef) : null;
   const r = applyEvent({
     target: loaded,
     scope: 'task',
     taskNumber: task.number,
     taskName: task.name,
     taskKey,
-    event: { type: 'started', now, start_ref: startRef, checks_at_start: task.checks, settings_at_start: settingsOf(loaded.effective.config), ...(baseline ? { baseline } : {}) },
+    event: { type: 'started', now, start_ref: startRef, checks_at_start: task.checks, settings_at_start: settingsOf(loaded.effective.config), ...(baseline ? { baseline } : {}), ...(uncommitted ? { uncommitted_at_start: uncommitted } : {}) },
     ctx: loopContext(loaded, loaded.effective, loaded.plan, task.number),
     config: { config: loaded.effective.config, sources: loaded.effective.sources },
     notLooped: notLoopedOf(loaded.plan),
@@ -57,6 +62,18 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   });
   if (startRef !== null) await keepLoopTrees(loaded.projectRoot, loaded.stateId, taskKeyOf(loaded.plan.tasks, task.number), r.loop);
   return actionOutcome('start', loaded, r, 0);
+}
+
+/** Paths whose content in the start snapshot differs from HEAD's (the user's uncommitted work), with HEAD's commit. */
+async function uncommittedPaths(root: string, startRef: string): Promise<UncommittedAtStart | null> {
+  try {
+    const head = await gitText(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+    if (!head) return null;
+    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', head, startRef, '--', '.', `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
+    return uncommittedAtStart(head, r.stdout.toString('utf8').split('\0').filter(Boolean));
+  } catch {
+    return null;
+  }
 }
 
 /** The task's checks on the untouched tree (failures only are kept), or null when off or nothing to run. */

@@ -20,6 +20,10 @@ import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
 import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
+import { lostNote, restoreFromStartCommand, uncommittedLost } from '../core/uncommitted.js';
+import { runGit } from '../../git/run-git.js';
+import { literalPathspec } from '../../git/pathspec.js';
+import { deletedOutsideFinding } from '../../git/rule4.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
 import type { Check } from '../../plan/model.js';
@@ -98,6 +102,8 @@ export interface VerifyOutcome {
   checks_modified?: string[];
   /** State files of the project that had been deleted and were put back from ralf's copy in the git dir before this verify (state-copy.ts). */
   state_recovered?: string[];
+  /** The user's uncommitted work at the task's start that a git command took since (a stash, reset --hard, checkout, clean), with the command that brings it back (core/uncommitted.ts). */
+  uncommitted_lost?: { paths: string[]; restore_command: string };
   /**
    * The plan's checks for this scope as they are now, when they were edited since the loop
    * started: these did NOT run; `checks` are the ones the loop started with.
@@ -276,6 +282,8 @@ async function loadAndConfigure(deps: EngineDeps, options: VerifyOptions, early:
 async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: VerifyOptions, early: EarlySnapshot | null, planScope: Scope): Promise<VerifyOutcome> {
   const now = clock(options);
   let snapshotNotes: SnapshotNotes | null = null;
+  // The user's uncommitted work a git command took since the task started (core/uncommitted.ts).
+  let userWorkLost: { paths: string[]; restore_command: string } | null = null;
   // The plan's scope, until the checks the loop started with replace edited ones (below).
   let scope = planScope;
   let ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
@@ -320,9 +328,10 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     manual: scope.manual,
     requires_confirmation: requiresConfirmation,
     warning: decision.warning,
-    message: loaded.recovered_state ? `${decision.message} ${recoveredNote(loaded.recovered_state)}` : decision.message,
+    message: [decision.message, ...(userWorkLost ? [lostNote(userWorkLost.paths, userWorkLost.restore_command)] : []), ...(loaded.recovered_state ? [recoveredNote(loaded.recovered_state)] : [])].join(' '),
     next: decision.next,
     ...(loaded.recovered_state ? { state_recovered: loaded.recovered_state } : {}),
+    ...(userWorkLost ? { uncommitted_lost: userWorkLost } : {}),
     interrupted,
     handoff: decision.handoff,
     state_path: loaded.paths.state,
@@ -414,6 +423,9 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     }),
   );
 
+  const uncommittedStart = before?.uncommitted_at_start;
+  const lostP = settle(uncommittedStart && tree !== null && startRef !== null ? stillUncommitted(root, uncommittedStart.head, tree, uncommittedStart.paths) : Promise.resolve(null));
+
   // A confirmation of the green result just reported, on the very same tree with the same
   // checks, needs no second run: reuse it.
   const pending = before?.pending_confirmation;
@@ -463,6 +475,11 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
 
   const diff = unwrap(await diffP);
+  const still = unwrap(await lostP);
+  if (still !== null && uncommittedStart && startRef !== null) {
+    const lost = uncommittedLost(uncommittedStart, still);
+    if (lost.length > 0) userWorkLost = { paths: lost, restore_command: restoreFromStartCommand(startRef, lost) };
+  }
   // allow: only once the agent changed something, so an idle agent never passes on old failures.
   const baseline = before?.baseline ?? null;
   if (applied.settings.preexisting_failures === 'allow' && baseline && diff.filesChanged.length > 0) {
@@ -486,7 +503,9 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // Rule 4 approvals (approvals.ts): approved findings are recorded, never a stop.
   const approvals = stateBefore?.approvals ?? [];
   const owner = { scope: scope.scope, taskKey: scope.key ?? null };
-  const guard = applyApprovals(diff.findings, approvals, owner);
+  // The user's untracked file a git command (stash -u, clean) took is not the task's deletion.
+  const takenFromUser = new Set((userWorkLost?.paths ?? []).map(deletedOutsideFinding));
+  const guard = applyApprovals(diff.findings.filter((f) => !takenFromUser.has(f)), approvals, owner);
   const r = applyEvent({
     ...common,
     ...(guard.absorbed.size > 0 || approvals.some((a) => a.open) ? { planPatch: (st: PlanState, l: LoopState) => updateApprovals(st, guard.absorbed, owner, l.status === 'passed') } : {}),
@@ -609,6 +628,16 @@ function settle<T>(p: Promise<T>): Promise<Settled<T>> {
 function unwrap<T>(s: Settled<T>): T {
   if (s.ok) return s.value;
   throw s.error;
+}
+
+/** Of `paths`, those whose content in `tree` still differs from commit `head` (the others hold only what HEAD had). */
+async function stillUncommitted(root: string, head: string, tree: string, paths: string[]): Promise<string[] | null> {
+  try {
+    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', head, tree, '--', ...paths.map(literalPathspec)], { cwd: root });
+    return r.stdout.toString('utf8').split('\0').filter(Boolean);
+  } catch {
+    return null;
+  }
 }
 
 /** What the answer says when the loop's state had been deleted (state-copy.ts). */
