@@ -43,7 +43,7 @@ import { detectTool } from './detect-tool.js';
 import { indentOf, type Line } from './lines.js';
 import { toLines } from './scan.js';
 import { failureTally, lineKind } from './noise.js';
-import { SPACES, basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
+import { dropVolatileFields, SPACES, basename, normalizeName, normalizeValues, stripLogPrefix, truncate } from './normalize.js';
 import {
   SCORE_EXCEPTION,
   SCORE_LOCATED,
@@ -97,7 +97,8 @@ const MAX_LENGTH = 200;
 
 /** Joins parts with ` | `, shrinking the longest parts so the whole fits in `max`. */
 function fit(parts: string[], max: number): string {
-  const p = parts.filter((s) => s !== '');
+  // (fields a run adds are dropped before the parts are measured: a truncated part ends alike in every run)
+  const p = parts.map((s) => dropVolatileFields(s).replace(SPACES, ' ').trim()).filter((s) => s !== '');
   const sep = 3 * Math.max(0, p.length - 1);
   let total = p.reduce((n, s) => n + s.length, 0) + sep;
   while (total > max) {
@@ -109,7 +110,7 @@ function fit(parts: string[], max: number): string {
     p[longest] = truncate(cur, cut);
     total = p.reduce((n, s) => n + s.length, 0) + sep;
   }
-  return truncate(p.join(' | ').replace(QUOTES, '').replace(SPACES, ' '), max);
+  return truncate(p.join(' | ').replace(QUOTES, '').replace(SPACES, ' ').trim(), max);
 }
 
 /**
@@ -173,7 +174,8 @@ function fromUnit(lines: Line[], unit: FailureUnit, others: FailureUnit[]): { te
   const own = unit.details.map(normalizeValues);
   const also = [...new Set(others.filter((u) => u !== unit).flatMap((u) => u.details.map(normalizeValues)))].filter((d) => !own.includes(d)).sort();
   const line = lines[unit.message ?? unit.header]!.no;
-  return { text: fit([name, message, own.join(' ; '), also.length > 0 ? `also ${also.join(' ; ')}` : ''], MAX_LENGTH), line };
+  // How many failed when several did: fixing one of three, the unit spelled out may stay the same.
+  return { text: fit([name, message, own.join(' ; '), also.length > 0 ? `also ${also.join(' ; ')}` : '', failingCount(others.length)], MAX_LENGTH), line };
 }
 
 /**
@@ -233,6 +235,9 @@ function describeLine(lines: Line[], i: number): string {
 
 /** A diff hunk header: unified `@@ -a,b +c,d @@`, or rustfmt's `Diff in src/lib.rs:7:`. */
 const DIFF_HUNK = /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in (\S+?)(?::\d+)*(?: at line \d+)?:\s*$/;
+
+/** A line of a hunk's body: context, a change, `\\ No newline at end of file`, or blank. */
+const DIFF_BODY = /^[ +\-\\]|^$/;
 
 const FAILURE_WORD = /\b(?:fail(?:s|ed|ure)?|error|errors)\b/i;
 
@@ -531,13 +536,26 @@ function pointedSource(lines: Line[], index: number, primary: string): string {
 /** The root cause of a chained error: the last `Caused by:` (Java) or `[cause]:` (Node) of its block. */
 function rootCause(lines: Line[], index: number): string {
   let cause = '';
+  let at = -1;
   for (let j = index + 1; j < Math.min(lines.length, index + 80); j++) {
     const t = lines[j]!.text;
-    if (t.trim() === '') break;
+    // (Node prints an error's `[cause]:` after its stack and a blank line or two: not past the next error)
+    if (t.trim() === '') continue;
     const m = /^\s*(?:Caused by:|\[cause\]:)\s*(\S.*?)\s*\{?$/.exec(t);
-    if (m) cause = m[1]!;
+    if (m) {
+      cause = m[1]!;
+      at = j;
+    } else if (t[0] !== ' ' && t[0] !== '\t' && lineKind(lines[j]!) === 'text' && lineScore(lines[j]!) >= SCORE_STRONG) break;
   }
-  return cause ? `caused by ${normalizeValues(cause)}` : '';
+  if (!cause) return '';
+  // A cause announcing its value (`AssertionError: Expected values to be strictly equal:` … `100 !== 0`) reads it.
+  let value = '';
+  for (let j = at + 1; endsWithColon(cause) && j < Math.min(lines.length, at + 4); j++) {
+    if (lines[j]!.text.trim() === '') continue;
+    if (lineKind(lines[j]!) === 'text') value = ` ${lines[j]!.text.trim()}`;
+    break;
+  }
+  return `caused by ${normalizeValues(cause + value)}`;
 }
 
 /**
@@ -566,7 +584,7 @@ function diffChange(lines: Line[]): string {
       const raw = lines[j]!.text;
       if (indent > 0 && raw.trim() !== '' && indentOf(raw) < indent) break;
       const h = raw.slice(Math.min(indent, indentOf(raw)));
-      if (h.startsWith('@@') || !/^[ +\-\\]|^$/.test(h)) break;
+      if (h.startsWith('@@') || !DIFF_BODY.test(h)) break;
       if (h.startsWith('-') && minus === null) minus = h;
       else if (h.startsWith('+') && added === null) added = h;
       else if (h.startsWith(' ') && (minus !== null || added !== null)) break;
@@ -576,9 +594,32 @@ function diffChange(lines: Line[]): string {
       continue;
     }
     const change = [minus, added].filter((x): x is string => x !== null).map(normalizeValues).join(' ; ');
-    return truncate(`${file ? `${file}: ` : ''}${change}`, MAX_LENGTH);
+    // How many changes the diff holds, when several: a transcript or golden file with three wrong
+    // lines is not the one with only its first still wrong.
+    const more = changeBlocks(lines, i, indent);
+    return truncate(`${file ? `${file}: ` : ''}${change}${more >= 2 ? ` | ${more} changes` : ''}`, MAX_LENGTH);
   }
   return '';
+}
+
+/** The runs of changed lines (`-`/`+`) of a diff from its first hunk at `from` on (other hunks too). */
+function changeBlocks(lines: Line[], from: number, indent: number): number {
+  let blocks = 0;
+  let inChange = false;
+  for (let j = from + 1; j < Math.min(lines.length, from + 2000); j++) {
+    const raw = lines[j]!.text;
+    if (indent > 0 && raw.trim() !== '' && indentOf(raw) < indent) break;
+    const h = raw.slice(Math.min(indent, indentOf(raw)));
+    if (DIFF_HUNK.test(h) || h.startsWith('+++ ') || h.startsWith('--- ')) {
+      inChange = false;
+      continue;
+    }
+    if (!DIFF_BODY.test(h)) break;
+    const changed = h.startsWith('+') || h.startsWith('-');
+    if (changed && !inChange) blocks++;
+    inChange = changed;
+  }
+  return blocks;
 }
 
 /** `3 failing` for a count of two or more failures, else nothing. */
@@ -688,7 +729,7 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
     const diff = diffChange(lines);
     if (diff) return { fingerprint: diff, line: null, tool, failing_units };
     const last = lastMeaningful(lines);
-    const text = last >= 0 ? stripLogPrefix(normalizeValues(lines[last]!.text)) : '';
+    const text = last >= 0 ? dropVolatileFields(stripLogPrefix(normalizeValues(lines[last]!.text))).replace(SPACES, ' ').trim() : '';
     return { fingerprint: truncate(`${text || NO_OUTPUT}${exit}`, MAX_LENGTH), line: last >= 0 ? lines[last]!.no : null, tool, failing_units };
   }
 

@@ -59,7 +59,8 @@ const CODE = [
 ];
 
 const SUMMARY = [
-  /^\s*(?:Tests?|Test Suites|Test Files|Suites|Snapshots|Time|Duration|Start at|Assertions|Examples|Seed|Random Seed)(?::\s*|\s{2,})\S/,
+  // (also the seed a property-based runner reports to replay: `{ seed: -1539615048, path: "0:2", … }`)
+  /^\s*\{?\s*(?:Tests?|Test Suites|Test Files|Suites|Snapshots|Time|Duration|Start at|Assertions|Examples|Seed|seed|Random Seed)(?::\s*|\s{2,})\S/,
   /^\s*[#ℹ]\s*(?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms|ok|not ok)\b/,
   /^\s*\d+\.\.\d+(?:\s*#.*)?$/,
   /^\s*(?:running|collected|collecting|Running|Ran|Executed)\s+(?:\d+|all\b)/,
@@ -101,7 +102,8 @@ const FAILURE_WORD = /\b(?:error|errors|failed|failure|fatal|cannot|not found|de
 const ERROR_HEAD = /^\s*(?:[\w.$]*(?:Error|Exception)|error|fatal|panic|E)\b\s*[:[]|^\s*E\s{2,}/;
 
 const PROGRESS = [
-  /^\s*RUN\s+v\d/,
+  // (and a build step's counter: ninja's `[3/9] Building x`, `rescript: [4/9] src/Money.d`)
+  /^\s*RUN\s+v\d|^\s*(?:[\w.-]+:\s*)?\[\d+\/\d+\]\s+\S/,
   PROGRESS_VERBS,
   /^>\s/,
   /^\s*make(?:\[\d+\])?: (?:Entering|Leaving) directory/,

@@ -31,7 +31,8 @@ export function looksLikePath(token: string): boolean {
   if (!/[A-Za-z]/.test(token)) return false;
   const segments = token.split(/[/\\]/).filter(Boolean);
   const last = segments[segments.length - 1] ?? '';
-  if (!last.includes('.') && !EXT_LESS_FILES.test(last) && segments.some((s) => INDEX.test(s))) return false;
+  // (an index among the last two segments: deeper, a directory named by digits, `/tmp/82946783/app/src`)
+  if (!last.includes('.') && !EXT_LESS_FILES.test(last) && segments.slice(-2).some((s) => INDEX.test(s))) return false;
   if (/^(~|\.{1,2})?[/\\]/.test(token)) return true;
   if (segments.length >= 3) return true;
   return /\.[A-Za-z][\w]{0,9}$/.test(last) || EXT_LESS_FILES.test(last) || segments.some((s) => s.includes('.'));
@@ -61,13 +62,14 @@ const DAY_DATE = new RegExp(
 const PAREN_LOCATION = /(?<![\w./\\-])(\w[\w./\\-]*\.[A-Za-z]\w{0,9})\(\d+(?:,\d+)?\)/g;
 // src/lib.rs:48:9 → src/lib.rs, Makefile:12 → Makefile   (a token holding a letter, then :N[:N], a column range `:10:15-33`);
 // GNU ranges `cart.vala:5.16-5.19:` (line.column-line.column) before a colon too.
-const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+(?:-\d+)?|:\d+\.\d+(?:-\d+(?:\.\d+)?)?(?=:))(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
+const COLON_LOCATION = /(?<![\w./\\@+~-])([\w./\\@+~-]+)((?::\d+)+(?:-\d+(?::\d+)?)?|:\d+\.\d+(?:-\d+(?:\.\d+)?)?(?=:))(?=$|[\s:,;)\]'"`>]|\.(?:\s|$))/g;
 // App.java:[12,5] → App.java   (maven)
 const BRACKET_LOCATION = /(\.[A-Za-z]\w{0,9}):\[\d+,\d+\]/g;
 // bash job status: `line 3: 12345 Segmentation fault` → pid
 const JOB_PID = /(:\s*)\d+(\s+(?:Segmentation fault|Killed|Aborted|Terminated|Bus error|Floating point exception|Illegal instruction|Hangup|Quit|Done|Exit \d+))/g;
 // POSIX sh / dash location: `scripts/deploy.sh: 9: minify: not found`, `sh: 1: x: not found`.
-const SH_LOCATION = /^(\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
+// (also quoted in a diff: `+  /x/cart.sh: 6: cannot open …`)
+const SH_LOCATION = /^([+-]?\s*(?:(?=[^\s:]*[./])[\w.@+~/-]+|sh|dash|ash|ksh|mksh|busybox)): \d+: /;
 // Positions by name, which move with the file's content: `line 7`, `{line,7}`, `col 3`, `L: 5`, `(char 19)`, `at position 42`, `offset 7`.
 const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offset|byte|pos)(\s*[:,]?\s*)\d+|\b([LP])(\s*:\s*)\d+/g;
 // A bare position, wherever a tool puts it: `7:3 ✖ msg` at the start, `msg (7:45)` at the end,
@@ -75,8 +77,9 @@ const LINE_WORD = /\b(line|Line|LINE|col|column|Column|Ln|Col|char|position|offs
 const PAREN_POSITION = /(?<!\s)\s*\(\d+:\d+(?::\d+)?\)/g;
 // (a range too: remark's `10:19-10:31 warning …`)
 const BARE_POSITION = /(^|[\s(\[])\d+:\d+(?::\d+)?(?:-\d+(?::\d+)?)?:?(?=$|[\s)\]:,;])/g;
-// A numeric id after `id=`/`id:` (`request id=30331`, `user_id: 17`) or a long `#1234` reference.
-const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(\s*[=:]\s*)\d+\b|#\d{4,}\b/g;
+// A numeric id after `id=`/`id:` (`request id=30331`, `user_id: 17`; quoted, with a word before its number:
+// `'id': 'ord-8245475'`) or a long `#1234` reference.
+const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(["']?\s*[=:]\s*["']?)(?:[A-Za-z]+[-_])?\d+\b|#\d{4,}\b/g;
 // Random parts of temp-file names: Python's tempfile (`orders-l66ay6vr.jsonl`), mkstemp's
 // `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
 const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]{0,9}\d[a-z_])(?=[a-z0-9_]{0,8}[a-z][a-z0-9_]{0,8}[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
@@ -93,26 +96,41 @@ const TMP_NAME = /\btmp(?:(?=[A-Za-z0-9_]*\d)[A-Za-z0-9_]{5,}|(\.)(?=[A-Za-z0-9]
 // (also a report's attribute without a unit: JUnit XML's `time="1.490218"`)
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ns|µs|μs|us|ms|s|sec|secs|seconds?|milliseconds?|min|mins|minutes?|h|hrs?|hours?)\b|\b\d+m\d+(?:\.\d+)?s\b|(?<=\b(?:time|duration|elapsed)=["']?)\d+(?:\.\d+)?/g;
 const SIZE = /\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB|bytes)\b/g;
-const PID = /\b(pid|PID|Pid|process|Process)(\s*[:=#]?\s*)\d+\b/g;
+// (also a JSON field, `"pid":10783`)
+const PID = /\b(pid|PID|Pid|process|Process)(["']?\s*[:=#]?\s*)\d+\b/g;
 const THREAD_ID = /(thread '[^']*')\s*\(\d+\)/g;
-const THREAD_NUM = /\b(ThreadId\(|Thread-|goroutine |tid[ =:]|worker[ #-]?)\d+/g;
+// (and valgrind's place of a leak record among all records: `loss record 3 of 7`)
+const THREAD_NUM = /\b(ThreadId\(|Thread-|goroutine |tid[ =:]|worker[ #-]?|loss record )\d+(?:( of )\d+)?/g;
 // Java executor threads and lambdas are numbered in creation order: `pool-2-thread-3`,
 // `ForkJoinPool-1-worker-5`, `lambda$main$0`.
 const JAVA_NUMBERED = /\b(pool-|ForkJoinPool-)\d+(-thread-|-worker-)\d+\b|(\blambda\$[\w$]*?\$)\d+\b/g;
 // Java's default toString: `shop.Item@5e9f23b4` (identity hash).
 const JAVA_IDENTITY = /\b([A-Z][\w$]*)@(?=[0-9a-f]*\d)[0-9a-f]{4,8}\b/g;
-// valgrind numbers leak records among all records: `loss record 3 of 7`.
-const LOSS_RECORD = /\b(loss record )\d+ of \d+/g;
-const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+/g;
+// (and the other counts of a random search, which change with the seed: fast-check's `failed after 3 tests`,
+// `Shrunk 4 time(s)`, QuickCheck's `(after 3 tests and 2 shrinks)`)
+const SEED = /\b(seed|Seed|SEED)(\s*[:=]?\s*["']?)-?\d+|\b(after\s+|[Ss]hrunk\s+)\d+(?=\s+(?:tests?|runs?|tries|attempts?|iterations?|examples?|time)\b)|\b\d+(?=\s+shrinks?\b)/g;
 // Ten or more digits: epoch seconds or milliseconds, ids; with its fraction (`time.time()` prints
 // `1764000000.5299013`, the fraction as random as the rest).
 const LONG_NUMBER = /\b\d{10,}(?:\.\d+)?\b/g;
 // Runner tallies only (`3 passed`, `12 total`); counts inside messages (`expected 3 items`) are kept.
 const COUNT = /(?<![A-Za-z] )\b\d+(\s+)(passed|failed|total|skipped|pending|todo|ignored|measured|filtered out|deselected|previous errors?|warnings?)\b/g;
 const LEADING_LOG_PID = /^(\s*(?:\[?<(?:time|date)>\]?\s*){0,2})\[\d+\]/;
-// `INFO [5653]`, `ERROR [42]`: a bracketed number after a log level is a pid/thread id.
-const LEVEL_PID = /\b(ERROR|ERR|FATAL|CRITICAL|SEVERE|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(\s*)\[\d+\]/g;
+// `INFO [5653]`, `ERROR [42]`: a bracketed number after a log level is a pid/thread id; so is one after a
+// bracketed level, in parentheses or as nginx's `pid#tid` (`[ALERT] (27463) :`, `[emerg] 1686#1686:`).
+const LEVEL_PID = /\b(ERROR|ERR|FATAL|CRITICAL|SEVERE|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(\s*)\[\d+\]|(\[[A-Za-z]{3,8}\]\s*)(?:\(\d+\)|\d+#(?:\d+|<id>))/g;
 const BRACKET_BIG_NUMBER = /\[\d{4,}\]/g;
+// A field whose whole value changed from run to run (`pid=<pid>`, `run_id=<uuid>`, `"time":"<time>"`), ending
+// the text, before a delimiter or before the next field (not `Tests: <n> passed`).
+const VOLATILE_FIELD = /(^|[{(]|,\s*|\s)["']?[A-Za-z_][\w.-]*["']?\s*[:=]\s*["']?<(?:time|date|pid|uuid|id|n|port|hash|tmp|dur|size)>["']?(?=\s*$|\s*\||[,;)}\]]|\s+["']?[A-Za-z_][\w.-]*["']?\s*[:=])/g;
+
+/**
+ * Drops the fields of a normalised signature whose whole value changed from run to run: structured
+ * logs (structlog's `pid=… run_id=…`, a JSON line's `"run":"…"`) add such fields to some lines and
+ * runs only, and a field that is nothing but a placeholder says nothing of the cause.
+ */
+export function dropVolatileFields(normalized: string): string {
+  return normalized.replace(VOLATILE_FIELD, (_m, lead: string) => (lead === '{' || lead === '(' ? lead : lead.startsWith(',') ? '' : ' '));
+}
 
 function replacePath(match: string): string {
   if (!looksLikePath(match)) return match;
@@ -133,17 +151,16 @@ export function normalizeValues(input: string): string {
   s = s.replace(NUMERIC_ID, (m, key?: string, sep?: string) => (key ? `${key}${sep}<id>` : '#<id>'));
   s = s.replace(THREAD_ID, '$1');
   s = s.replace(JAVA_NUMBERED, (_m, pool?: string, kind?: string, lambda?: string) => (lambda ? `${lambda}<n>` : `${pool}<n>${kind}<n>`));
-  s = s.replace(THREAD_NUM, '$1<n>');
-  s = s.replace(LOSS_RECORD, '$1<n> of <n>');
+  s = s.replace(THREAD_NUM, (_m, head: string, of?: string) => `${head}<n>${of ? `${of}<n>` : ''}`);
   s = s.replace(PID, '$1$2<pid>');
   s = s.replace(JOB_PID, '$1<pid>$2');
-  s = s.replace(SEED, '$1$2<n>');
+  s = s.replace(SEED, (_m, seed?: string, sep?: string, count?: string) => (seed ? `${seed}${sep}<n>` : `${count ?? ''}<n>`));
   s = s.replace(DURATION, '<dur>');
   s = s.replace(SIZE, '<size>');
   s = s.replace(LONG_NUMBER, '<n>');
   s = s.replace(COUNT, '<n>$1$2');
   s = s.replace(LEADING_LOG_PID, '$1[<pid>]');
-  s = s.replace(LEVEL_PID, '$1$2[<pid>]');
+  s = s.replace(LEVEL_PID, (_m, level?: string, sep?: string, bracketed?: string) => (level ? `${level}${sep}[<pid>]` : `${bracketed}<pid>`));
   s = s.replace(BRACKET_BIG_NUMBER, '[<n>]');
   return s.replace(SPACES, ' ').trim();
 }

@@ -25,7 +25,8 @@ const WRAPPER = [
   /^make(?:\[\d+\])?: \*\*\* \[[^\]]*\] (?:Error|Killed|Terminated|Segmentation)/,
   /\bld returned \d+ exit status/,
   /\bcould not compile\b/,
-  /^error: aborting due to/,
+  // (or any line blaming earlier errors: `FAILED: cannot make progress due to previous errors.`)
+  /^error: aborting due to|\bdue to (?:the )?previous errors?\b/,
   /^error: test failed\b/,
   /^npm (?:ERR!|error)\b/,
   /^(?:FAIL|ok)\s+\S+\s+(?:\[[^\]]*\]|[\d.]+s|\(cached\))\s*$/,
@@ -44,7 +45,8 @@ const STRONG = [
   /\(\d+(?:,\d+)?\):?\s*(?:fatal error|error)\b/i,
   /\berror\s+[A-Z]{1,5}\d{2,6}\b/,
   // (also behind asterisks: Erlang's `**error:{badmatch,…}`)
-  /^(?:\*+\s*)?(?:error|fatal error|fatal|ERROR|FATAL|Error)(?:\[[\w-]+\])?\s*:/,
+  // (and an upper-case kind before it: `RUNTIME ERROR: missing key`, `STATIC ERROR: …`)
+  /^(?:\*+\s*)?(?:error|fatal error|fatal|ERROR|FATAL|Error|[A-Z]+ ERROR(?=:))(?:\[[\w-]+\])?\s*:/,
   /^\s*\d+:\d+\s+(?:error|✖)\s/,
   /^(?:Uncaught |Unhandled(?: \w+)? |Caused by: )?(?:[\w$]+\.)*(?:[A-Z][\w$]*)?(?:Error|Exception|Failure|Fault)(?:\s*\[[\w-]+\])?(?::|$|\s+at\s)/,
   // An exception type after a one-word prefix: `Sorry: IndentationError: …`, `FATAL: RuntimeError: …`.
@@ -76,19 +78,26 @@ const ERROR_WORD = /\berror\b/i;
 const WARNING = /\bwarn(?:ing|ings)?\b|\bdeprecat/i;
 const NOTE = /^\s*(?:note|info|hint|help|remark|tip)\b\s*:?/i;
 
-const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting|conflicts?|issue(?=:))\b|[✖✗×✕❌]|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
+const WEAK = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|FAIL(?:ED)?|fatal|panic|exception|assert(?:ion)?s?|cannot|can't|could not|couldn't|unable to|don't know how to|not found|does not exist|doesn't exist|is not defined|not declared|undeclared|invalid|missing|refused|denied|timed out|unreachable|unexpected|mismatch(?:ed)?|broken|violat(?:ion|ed)|forbidden|unauthorized|abort(?:ed)?|crash(?:ed)?|not ok|not allowed|illegal|unsupported|incompatible|overflow|deadlock|uncaught|unhandled|rejected|expected|unresolved|died|undefined|would reformat|would be reformatted|not formatted|needs formatting|conflicts?|issue(?=:))\b|[✖✗×✕❌]|\b(?:status|code)\s*[:=]?\s*[45]\d\d\b/i;
 const HTTP_ERROR = /\bHTTP\/[\d.]+ [45]\d\d\b/i;
 
 // Log prefixes: timestamps, `[12:00:01]`, `[pid 42]`, `(1234)`; then an optional level tag.
 const LOG_PREFIX = /^\s*(?:(?:<time>|#\d+\s+\d+\.\d+(?=\s)|\[[^\]]{0,60}\d[^\]]{0,60}\]|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?|\(\d+\))\s*[:|-]?\s*)+/;
-const LEVEL = /^\s*(?:\[\s*(ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)\s*\]|(ERROR|FATAL|CRITICAL|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(?=[\s|]))\s*[:|-]?\s*/;
+const LEVEL = /^\s*(?:\[\s*(ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|PANIC|ALERT|EMERG|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE|error|err|fatal|crit|alert|emerg|warn|notice|info|debug)\s*\]|(ERROR|FATAL|CRITICAL|SEVERE|PANIC|WARN(?:ING)?|INFO|DEBUG|TRACE|NOTICE)(?=[\s|])|\{.*?"(?:level|severity)"\s*:\s*"?(\w+)"?)\s*[:|-]?\s*/;
 
-/** Splits a log line into its level tag (upper-cased, or null) and the message after it. */
+/**
+ * Splits a log line into its level tag (upper-cased, or null) and the message after it. A JSON
+ * log line (pino, bunyan, winston: one object a line) says its level in a field, by name or by
+ * number (10 trace … 30 info, 40 warn, 50 error, 60 fatal).
+ */
 export function splitLogPrefix(text: string): { level: string | null; rest: string } {
   const noTime = text.replace(LOG_PREFIX, '');
   const m = LEVEL.exec(noTime);
   if (!m) return { level: null, rest: noTime };
-  return { level: (m[1] ?? m[2])!.toUpperCase(), rest: noTime.slice(m[0].length) };
+  const tag = m[1] ?? m[2] ?? m[3]!;
+  const n = Number(tag);
+  const level = Number.isNaN(n) ? tag.toUpperCase() : n >= 60 ? 'FATAL' : n >= 50 ? 'ERROR' : n >= 40 ? 'WARN' : 'INFO';
+  return { level, rest: noTime.slice(m[0].length) };
 }
 
 /** A pointer under a quoted line: `     ^`, `^~~~`, `-----------^`. */
@@ -133,7 +142,7 @@ export function errorScore(text: string): number {
   if (level === null && rest === t) return raw;
   const s = Math.max(raw, scoreMessage(rest.trim()));
   if (level === null) return s;
-  if (/^(?:ERROR|ERR|FATAL|CRIT|CRITICAL|SEVERE|PANIC)$/.test(level)) return Math.max(s, SCORE_WEAK);
+  if (/^(?:ERROR|ERR|FATAL|CRIT|CRITICAL|SEVERE|PANIC|ALERT|EMERG)$/.test(level)) return Math.max(s, SCORE_WEAK);
   if (/^WARN/.test(level)) return SCORE_WARNING;
   return Math.min(s, 30);
 }
@@ -159,7 +168,7 @@ export interface Diagnostic {
 const DIAG_PAREN = /^(\S+?)\((\d+)(?:,(\d+))?\):?\s*(fatal error|error|warning)\s*([A-Z]+\d+)?\s*:\s*(.*)$/i;
 const DIAG_PRETTY = /^(\S+?):(\d+):(\d+)\s+-\s+(fatal error|error|warning)\s+([A-Z]+\d+)\s*:\s*(.*)$/i;
 // (`file:9:16 rule` has no message after a colon: the `16` is not one.)
-const DIAG_COLON = /^([^\s:]+):(\d+)(?:[:.](\d+))?(?:-\d+(?:\.\d+)?)?:(?!\d+\s)\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\]\s*:?|:)\s*)?(\S.*)$/i;
+const DIAG_COLON = /^([^\s:]+):(\d+)(?:[:.](\d+))?(?:-\d+(?:\.\d+)?)?:(?![\d:-]+(?:\s|$))\s*(?:(fatal error|error|warning|note)\s*(?:\[([\w-]+)\]\s*:?|:)\s*)?(\S.*)$/i;
 // (stylelint marks the severity with a glyph: `3:10  ✖  Invalid hex color "#fffff"  color-no-invalid-hex`)
 const DIAG_STYLISH = /^\s*(\d+):(\d+)\s+(error|warning|✖|⚠)\s+(.+?)(?:\s{2,}([\w@/-]+))?$/;
 // A severity and a rule after the position, no colon (markdownlint): `docs/a.md:6:18 error MD034/no-bare-urls Bare URL used`.

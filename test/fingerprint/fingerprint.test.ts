@@ -162,7 +162,7 @@ describe('fingerprint: tool-agnostic signals', () => {
     expect(fp(read('node-test-tap-slug.txt'))).toBe("slugify collapses punctuation | Expected values to be strictly equal: | expected: hello-world ; actual: hello---world");
     expect(fp(read('python-unittest-add.txt'))).toBe('test_add (test_calc.TestCalc.test_add) | AssertionError: 3 != 4');
     // Two tests fail: the first by name spelled out, the other's values after `also`.
-    expect(fp(read('cargo-test-balance-off.txt'))).toBe('tests::balance_sums_entries | assertion left == right failed | left: 4100 ; right: 4200 | also left: 1 entries, 3900 cents ; right: 1 entries, 4000 cents');
+    expect(fp(read('cargo-test-balance-off.txt'))).toBe('tests::balance_sums_entries | assertion left == right failed | left: 4100 ; right: 4200 | also left: 1 entries, 3900 cents ; right: 1 entries, 4000 cents | 2 failing');
   });
 
   it('memory checkers: the error record and the project frame, not the banner or the pid', () => {
@@ -290,7 +290,7 @@ describe('fingerprint: tool-agnostic signals', () => {
       const zero = `not ok 2 total of nothing is zero\n# (in test file test/total.bats, line 11)\n#   \`[ "$output" = "0" ]' failed\n`;
       return `1..2\n${order === 'a' ? three + zero : zero + three}`;
     };
-    expect(fp(bats(1199, 'a'))).toBe('total of nothing is zero | [ $output = 0 ] failed | also expected 1200, got 1199');
+    expect(fp(bats(1199, 'a'))).toBe('total of nothing is zero | [ $output = 0 ] failed | also expected 1200, got 1199 | 2 failing');
     expect(fp(bats(1199, 'b'))).toBe(fp(bats(1199, 'a')));
     expect(fp(bats(1300, 'a'))).not.toBe(fp(bats(1199, 'a')));
   });
