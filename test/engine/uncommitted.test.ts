@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lostNote, restoreFromStartCommand, UNCOMMITTED_LISTED, uncommittedAtStart, uncommittedLost } from '../../src/engine/core/uncommitted.js';
+import { committedNote, lostNote, restoreFromStartCommand, UNCOMMITTED_LISTED, uncommittedAtStart, uncommittedCommitted, uncommittedLost } from '../../src/engine/core/uncommitted.js';
 
 describe('the user\'s uncommitted work at the task\'s start (pure)', () => {
   it('remembers a bounded, sorted list; none when the tree was clean', () => {
@@ -20,5 +20,11 @@ describe('the user\'s uncommitted work at the task\'s start (pure)', () => {
   it('the restore command quotes for a shell and takes a pattern-like name literally', () => {
     expect(restoreFromStartCommand('f859', ['USER.md', 'my notes.txt', 'a*.md'])).toBe("git restore --source=f859 -- USER.md 'my notes.txt' ':(literal)a*.md'");
     expect(lostNote(['USER.md'], 'git restore --source=f859 -- USER.md')).toContain('put it back with `git restore --source=f859 -- USER.md`');
+  });
+
+  it('committed: the remembered paths HEAD now holds as the start snapshot had them', () => {
+    const u = uncommittedAtStart('abc', ['USER.md', 'notes.txt'])!;
+    expect(uncommittedCommitted(u, ['USER.md'])).toEqual(['notes.txt']);
+    expect(committedNote(['notes.txt'], 'abc..def')).toContain('`git log --stat abc..def`');
   });
 });

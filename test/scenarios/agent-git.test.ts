@@ -8,7 +8,10 @@
  * iteration, what is committed, that the user's files and staging are exactly as they were, and
  * runs the commands the run prints as written.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
 import { PLAN, Scenario, type AgentRun } from './harness.js';
 import { COMMITTED_MD, commits, committedFiles, explain, FIXED, NOTES, ofType, sh, START, taskEnd, units, userProject, USER_MD } from './user-work.js';
 
@@ -48,6 +51,9 @@ describe.concurrent('ralf run with agents that use git themselves', () => {
     expect(committedFiles(s)).toEqual(['src/units.js']);
     expect(s.git('show', 'HEAD:src/units.js')).toBe(FIXED);
     expect(s.git('show', 'HEAD:USER.md')).toBe(COMMITTED_MD);
+    // The run's record of the task's commit is that commit (was: null, ralf's own commit was empty).
+    expect(taskEnd(r).commit).toBe(s.git('rev-parse', 'HEAD').trim());
+    expect(ofType(r, 'run_end')[0].tasks[0]).toMatchObject({ commit: taskEnd(r).commit });
     expect(branch(s)).toBe(start);
     expectUserWorkKept(s, expect);
     // Both undone, and said so; the agent's commits kept under a ref, the next prompt told.
@@ -149,6 +155,27 @@ describe.concurrent('ralf task verify (the hosts\' path) with an agent that uses
     ]);
     expect(trail, s.explain()).toEqual(['retry+', 'pass']);
     expect(s.results.map((r) => r.json.uncommitted_lost)).toEqual([undefined, undefined]);
+    // What the commit took in is said (was: nothing), with a command that shows it.
+    const swept = s.results[0]!.json.uncommitted_committed;
+    expect(swept.paths).toEqual(['STAGED.md', 'USER.md', 'notes.txt']);
+    expect(s.results[0]!.json.message).toContain(`\`git log --stat ${swept.commits}\``);
+    expect(sh(s, `git log --stat ${swept.commits}`)).toContain('notes.txt');
+  }, 60_000);
+
+  it('the workflow\'s commit of a passed task, run as written: the task\'s file only; the user\'s staged change stays staged and out of it (was: `git commit -m` committed it)', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    expect(await s.play([(x) => x.fix('alpha', 'bravo')])).toEqual(['pass']);
+    const workflow = readFileSync(join(repoRoot, 'workflows', 'execute-plan.md'), 'utf8');
+    const section = workflow.slice(workflow.indexOf('## 3. Commit each finished task'), workflow.indexOf('## 4.'));
+    // Step 2 stages the task's files, step 3 commits: the first command of each step's line.
+    const spans = section.split('\n').filter((l) => /^[23]\. `git /.test(l)).map((l) => /`([^`]+)`/.exec(l)![1]!);
+    expect(spans).toHaveLength(2);
+    const fill = (c: string) => c.replace('{type}', 'feat').replace('ID', '01-01').replace('<task name>', 'Make the units right').replace('<file> <file> ...', 'src/units.js').replace('<file>', 'src/units.js');
+    for (const c of spans) sh(s, fill(c));
+    expect(commits(s)).toEqual(['feat(01-01): Make the units right', 'init']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expectUserWorkKept(s, expect);
   }, 60_000);
 
   it('`git stash -u`, then the fix: pass at 1, the answer names the user\'s work it took (was: nothing said) and its restore command, run as written, brings every file back byte for byte', async ({ expect }) => {

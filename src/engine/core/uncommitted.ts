@@ -45,3 +45,18 @@ export function lostNote(paths: string[], restore: string): string {
   const shown = paths.length > 8 ? [...paths.slice(0, 8), `and ${paths.length - 8} more`] : paths;
   return `Note: ${shown.join(', ')} held the user's uncommitted work when the task started and now hold only what HEAD had then (or are gone): a git stash, reset --hard, checkout or clean took it. It is not the task's: put it back with \`${restore}\` (the task's start snapshot), and never stash, reset, check out or clean files you did not change.`;
 }
+
+/**
+ * The remembered paths whose content HEAD now holds exactly as the start snapshot had it (the
+ * user's uncommitted work then): the commits since the task started took it in (`git add -A`,
+ * `commit -a`). `differingFromStart`: the remembered paths where HEAD now differs from the start.
+ */
+export function uncommittedCommitted(atStart: UncommittedAtStart, differingFromStart: string[]): string[] {
+  return uncommittedLost(atStart, differingFromStart);
+}
+
+/** What the verify answer says about it. */
+export function committedNote(paths: string[], range: string): string {
+  const shown = paths.length > 8 ? [...paths.slice(0, 8), `and ${paths.length - 8} more`] : paths;
+  return `Note: ${shown.join(', ')} held the user's uncommitted work when the task started, and the commits made since (${range}) hold it: committing it was not the task's. Commit only this task's files (\`git add <file>\` one by one), and tell the human (\`git log --stat ${range}\` shows what was committed).`;
+}

@@ -20,8 +20,8 @@ import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
 import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
-import { lostNote, restoreFromStartCommand, uncommittedLost } from '../core/uncommitted.js';
-import { runGit } from '../../git/run-git.js';
+import { committedNote, lostNote, restoreFromStartCommand, uncommittedCommitted, uncommittedLost } from '../core/uncommitted.js';
+import { gitText, runGit } from '../../git/run-git.js';
 import { literalPathspec } from '../../git/pathspec.js';
 import { deletedOutsideFinding } from '../../git/rule4.js';
 import { commandInvocation } from './invocation.js';
@@ -104,6 +104,8 @@ export interface VerifyOutcome {
   state_recovered?: string[];
   /** The user's uncommitted work at the task's start that a git command took since (a stash, reset --hard, checkout, clean), with the command that brings it back (core/uncommitted.ts). */
   uncommitted_lost?: { paths: string[]; restore_command: string };
+  /** The user's uncommitted work at the task's start that the commits since hold as the user had it (`git add -A`, `commit -a`), and that range of commits (core/uncommitted.ts). */
+  uncommitted_committed?: { paths: string[]; commits: string };
   /**
    * The plan's checks for this scope as they are now, when they were edited since the loop
    * started: these did NOT run; `checks` are the ones the loop started with.
@@ -284,6 +286,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   let snapshotNotes: SnapshotNotes | null = null;
   // The user's uncommitted work a git command took since the task started (core/uncommitted.ts).
   let userWorkLost: { paths: string[]; restore_command: string } | null = null;
+  let userWorkCommitted: { paths: string[]; commits: string } | null = null;
   // The plan's scope, until the checks the loop started with replace edited ones (below).
   let scope = planScope;
   let ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
@@ -328,10 +331,11 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     manual: scope.manual,
     requires_confirmation: requiresConfirmation,
     warning: decision.warning,
-    message: [decision.message, ...(userWorkLost ? [lostNote(userWorkLost.paths, userWorkLost.restore_command)] : []), ...(loaded.recovered_state ? [recoveredNote(loaded.recovered_state)] : [])].join(' '),
+    message: [decision.message, ...(userWorkLost ? [lostNote(userWorkLost.paths, userWorkLost.restore_command)] : []), ...(userWorkCommitted ? [committedNote(userWorkCommitted.paths, userWorkCommitted.commits)] : []), ...(loaded.recovered_state ? [recoveredNote(loaded.recovered_state)] : [])].join(' '),
     next: decision.next,
     ...(loaded.recovered_state ? { state_recovered: loaded.recovered_state } : {}),
     ...(userWorkLost ? { uncommitted_lost: userWorkLost } : {}),
+    ...(userWorkCommitted ? { uncommitted_committed: userWorkCommitted } : {}),
     interrupted,
     handoff: decision.handoff,
     state_path: loaded.paths.state,
@@ -424,7 +428,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   );
 
   const uncommittedStart = before?.uncommitted_at_start;
-  const lostP = settle(uncommittedStart && tree !== null && startRef !== null ? stillUncommitted(root, uncommittedStart.head, tree, uncommittedStart.paths) : Promise.resolve(null));
+  const lostP = settle(uncommittedStart && tree !== null && startRef !== null ? userWorkNow(root, uncommittedStart.head, startRef, tree, uncommittedStart.paths) : Promise.resolve(null));
 
   // A confirmation of the green result just reported, on the very same tree with the same
   // checks, needs no second run: reuse it.
@@ -475,10 +479,12 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   if (stopFlagPresent(root)) return interrupt('stop_flag', checks, null);
 
   const diff = unwrap(await diffP);
-  const still = unwrap(await lostP);
-  if (still !== null && uncommittedStart && startRef !== null) {
-    const lost = uncommittedLost(uncommittedStart, still);
+  const userWork = unwrap(await lostP);
+  if (userWork !== null && uncommittedStart && startRef !== null) {
+    const lost = uncommittedLost(uncommittedStart, userWork.stillDiffering);
     if (lost.length > 0) userWorkLost = { paths: lost, restore_command: restoreFromStartCommand(startRef, lost) };
+    const committed = userWork.differingFromStart === null ? [] : uncommittedCommitted(uncommittedStart, userWork.differingFromStart);
+    if (committed.length > 0) userWorkCommitted = { paths: committed, commits: `${uncommittedStart.head.slice(0, 12)}..${userWork.head.slice(0, 12)}` };
   }
   // allow: only once the agent changed something, so an idle agent never passes on old failures.
   const baseline = before?.baseline ?? null;
@@ -630,11 +636,21 @@ function unwrap<T>(s: Settled<T>): T {
   throw s.error;
 }
 
-/** Of `paths`, those whose content in `tree` still differs from commit `head` (the others hold only what HEAD had). */
-async function stillUncommitted(root: string, head: string, tree: string, paths: string[]): Promise<string[] | null> {
-  try {
-    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', head, tree, '--', ...paths.map(literalPathspec)], { cwd: root });
+/**
+ * Where the user's uncommitted work at the start stands now: of `paths`, those whose content in
+ * `tree` still differs from `head` (the start's HEAD; the others hold only what it had), and,
+ * when HEAD moved since, those whose content in HEAD differs from the start snapshot (the others
+ * were committed as the user had them).
+ */
+async function userWorkNow(root: string, head: string, startRef: string, tree: string, paths: string[]): Promise<{ stillDiffering: string[]; differingFromStart: string[] | null; head: string } | null> {
+  const names = async (from: string, to: string) => {
+    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', from, to, '--', ...paths.map(literalPathspec)], { cwd: root });
     return r.stdout.toString('utf8').split('\0').filter(Boolean);
+  };
+  try {
+    const [stillDiffering, headNow] = await Promise.all([names(head, tree), gitText(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] })]);
+    const moved = headNow !== '' && headNow !== head;
+    return { stillDiffering, differingFromStart: moved ? await names(startRef, headNow) : null, head: headNow || head };
   } catch {
     return null;
   }
