@@ -182,7 +182,7 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
         const data = jsonOf(result);
         if (code === 0) {
           const files = task.files.join(' ');
-          const commit = yield bash(withExit(`git add ${files} && git commit -q -m "feat(${id}): ${task.name}" && git rev-parse --short HEAD`), `commit task ${n}`);
+          const commit = yield bash(withExit(`git add ${files} && git commit -q -m "feat(${id}): ${task.name}" -- ${files} && git rev-parse --short HEAD`), `commit task ${n}`);
           commits.push(commit.split('\n')[0]!.trim());
           done.push(task.name);
           break;
@@ -267,7 +267,7 @@ export function executePlanAgent(script: ExecutePlanScript): AgentScript {
     yield bash(withExit(`cat > ${summaryPath} <<'RALF_EOF'\n${summary}\nRALF_EOF`), 'write SUMMARY.md');
     const report = yield bash(ralf(`report ${planPath}`), 'ralf report');
     if (exitOf(report) !== 0) return `ralf report failed:\n${report}`;
-    yield bash(withExit(`git add ${summaryPath} && git commit -q -m "docs(${id}): complete plan"`), 'commit SUMMARY');
+    yield bash(withExit(`git add ${summaryPath} && git commit -q -m "docs(${id}): complete plan" -- ${summaryPath}`), 'commit SUMMARY');
     return ['## PLAN COMPLETE', '', `**Plan:** ${id}`, `**Tasks:** ${done.length}/${plan.tasks.length}`, `**SUMMARY:** ${summaryPath}`].join('\n');
   };
 }
