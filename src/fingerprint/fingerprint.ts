@@ -293,6 +293,9 @@ function strongestLine(lines: Line[]): { index: number; score: number } {
   return { index, score };
 }
 
+/** A path or a file name: where, not what. */
+const WHERE_TOKEN = /^[^(]*[\\/]|\.[A-Za-z]\w{0,9}\W*$/;
+
 /** A leading `file.ext:` (the file a message is about is no specific of the message). */
 const FILE_HEAD = /^[^\s:]+\.\w+:\s*/;
 
@@ -318,12 +321,14 @@ function specifics(line: string): string {
     .replace(/<(?:dur|n|time|date|pid|port|id|size)>/g, ' ')
     .replace(/\b\d+ (?:errors?|failures?|problems?|warnings?|tests?|files?)\b/gi, ' ')
     .split(SPACES)
-    // (a path, not a term with a slash inside its brackets: `error(evaluation_error(zero_divisor),(is)/2)`)
-    .filter((tok) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !/^[^(]*[\\/]|\.[A-Za-z]\w{0,9}\W*$/.test(tok))
+    // (a path, not a term with a slash inside its brackets: `error(evaluation_error(zero_divisor),(is)/2)`;
+    // nor the unit a path's file holds, named after it: `compiling lib/Cart.rakumod (Cart)`)
+    .filter((tok, i, all) => /[\p{L}\p{N}'"`‘’“”]/u.test(tok) && !WHERE_TOKEN.test(tok) && !(tok.startsWith('(') && tok.endsWith(')') && i > 0 && WHERE_TOKEN.test(all[i - 1]!)))
     .join(' ')
     .replace(FILE_HEAD, '')
     .replace(/\b(?:fatal error|error|warning|Error|ERROR|FATAL|FAIL(?:ED)?)(?:\[[^\]]*\])?(?:\s+[A-Z]+\d+)?\s*:?/g, ' ')
-    .replace(/[^\p{L}\p{N}'"`‘’“”.<>=_(){}\s-]/gu, ' ')
+    // (a rule of `=` or `-` decorates, `===SORRY!===`: no operator)
+    .replace(/[^\p{L}\p{N}'"`‘’“”.<>=_(){}\s-]|={2,}|-{2,}/gu, ' ')
     .replace(/\.(?=\s|$)/g, '')
     .trim();
 }

@@ -132,6 +132,24 @@ describe('several failures of one run', () => {
   });
 });
 
+describe('headers that say only where', () => {
+  // A compiler that opens with two decorated headers naming the file (and the unit it holds), then the message.
+  const sorry = (name: string, root: string) =>
+    [
+      `===SORRY!=== Error while compiling ${root}/t/cart.rakutest`,
+      `===SORRY!=== Error while compiling ${root}/lib/Cart.rakumod (Cart)`,
+      `Variable '$${name}' is not declared.  Perhaps you forgot a 'sub' if this`,
+      'was intended to be part of a signature?',
+      `at ${root}/lib/Cart.rakumod (Cart):5`,
+      `------>     $s + <HERE>$${name};`,
+    ].join('\n');
+  it('a rule of `=` decorates and the unit named after a file is where: the message under them is the fingerprint', () => {
+    expect(fp(sorry('totl', '/tmp/a'))).toBe('Variable $totl is not declared. Perhaps you forgot a sub if this');
+    expect(fp(sorry('cnt', '/tmp/a'))).not.toBe(fp(sorry('totl', '/tmp/a')));
+    expect(fp(sorry('totl', '/home/u/ci-3/w'))).toBe(fp(sorry('totl', '/tmp/a')));
+  });
+});
+
 describe('build steps', () => {
   // A build tool running its steps under a counter, a diagnostic drawn over several lines, then a
   // closing line that blames the errors above.
