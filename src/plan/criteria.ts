@@ -13,7 +13,7 @@ import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
 import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
-import { firstProgram, hasShellSyntax } from './shell-words.js';
+import { firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
 export type CriteriaMode = 'verify' | 'done' | 'manual';
@@ -449,7 +449,8 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     manual = true;
   } else if (spans.length === 0) {
     const bare = bareCommand(decodedLine, ctx);
-    if (bare && !isNeg(decodedLine) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
+    // A quoted argument is the command's own (`grep -E "passed|failed"`), not what the line says of it.
+    if (bare && !isNeg(decodedLine.replace(/"[^"]*"|'[^']*'/g, 'Q')) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
@@ -504,7 +505,7 @@ export function expectedFailure(command: string, source: { element: string; line
  * prompt). A fence without a language counts only when every logical line is a command.
  * Returns null when nothing in it would run.
  */
-function fenceScript(body: Array<{ text: string; line: number }>, lang: string, resolves: ProgramResolver): { script: string; line: number } | null {
+function fenceScript(body: Array<{ text: string; line: number }>, lang: string, resolves: ProgramResolver): { script: string; line: number; lines: Array<{ text: string; line: number }> } | null {
   const lines = body.map((b) => ({ text: decodeEntities(b.text), line: b.line }));
   const meaningful = lines.filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
   if (meaningful.length === 0) return null;
@@ -529,7 +530,73 @@ function fenceScript(body: Array<{ text: string; line: number }>, lang: string, 
     const logical = script.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
     if (!logical.every((l) => looksLikeCodeCommand(l.replace(/\s*(?:&&|\|\||\|)$/, ''), resolves))) return null;
   }
-  return { script, line: kept[0]!.line };
+  return { script, line: kept[0]!.line, lines: kept };
+}
+
+/** Commands that change what the lines after them see: the directory, variables, options, traps. */
+const STATEFUL = new Set(['cd', 'pushd', 'popd', 'export', 'source', '.', 'set', 'unset', 'alias', 'unalias', 'shopt', 'trap', 'umask', 'ulimit', 'declare', 'local', 'readonly', 'typeset', 'eval', 'exec']);
+/** A line that opens or closes a compound command spanning lines, or defines a function. */
+const COMPOUND_LINE = /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function|select|\{|\}|\(|\))(?:\s|;|$)|^[A-Za-z_][\w-]*\s*\(\)|(?:\{|\bdo|\bthen)\s*$/;
+
+/**
+ * A fence whose every line starts with its own `cd` into a relative directory
+ * (`cd backend && python -c ...`, then `cd frontend && npm run build`): each line is meant to run
+ * from the project root. As one script the second `cd` would start inside `backend/` and fail
+ * whatever the code does, so such a fence is one check per line. Nothing else is split (a fence is
+ * one script, #13): not a heredoc, a compound command over several lines, a line left in the
+ * background, nor a line that sets state for the next (`export`, an assignment, `set -e`, a `cd`
+ * alone). Each part keeps the comments written with it (the lines just before it and its own
+ * trailing comment). Otherwise null.
+ */
+function independentLines(lines: Array<{ text: string; line: number }>): Array<{ text: string; line: number; before: string[]; own: string[] }> | null {
+  const parts: Array<{ text: string; line: number; before: string[]; own: string[] }> = [];
+  let pending: string[] = [];
+  let current: { text: string[]; line: number; before: string[] } | null = null;
+  let quote: QuoteState = null;
+  for (const l of lines) {
+    const t = l.text.trim();
+    if (current) {
+      current.text.push(l.text);
+      quote = quoteAfter(l.text, quote);
+    } else {
+      if (t === '') continue;
+      if (t.startsWith('#')) {
+        pending.push(t);
+        continue;
+      }
+      current = { text: [l.text], line: l.line, before: pending };
+      pending = [];
+      quote = quoteAfter(l.text, null);
+    }
+    if (quote === null && !/(?:\\|&&|\|\||\|)\s*$/.test(t)) {
+      parts.push({ text: current.text.join('\n'), line: current.line, before: current.before, own: [] });
+      current = null;
+    }
+  }
+  if (current || parts.length < 2) return null;
+  // A comment after the last command is about it.
+  parts[parts.length - 1]!.own.push(...pending);
+  for (const p of parts) {
+    const flat = p.text.replace(/\\\n\s*/g, ' ').trim();
+    if (/<<-?\s*['"]?\w/.test(flat) || COMPOUND_LINE.test(flat) || /(?:^|[^&])&\s*(?:#.*)?$/.test(flat)) return null;
+    if (/^[A-Za-z_][A-Za-z0-9_]*=\S*\s*(?:#.*)?$/.test(flat)) return null; // `FOO=bar` alone sets a variable for the lines after it
+    const tokens = shellTokens(flat);
+    if (!tokens) return null;
+    const commands = simpleCommands(tokens);
+    if (commands.length === 0) return null;
+    // Each line starts with its own `cd` into a relative directory, and goes on after it.
+    const first = commands[0]!;
+    if (!(first.program === 'cd' || first.program === 'pushd') || commands.length === 1 || !isRelativeDir(first.args[0])) return null;
+    if (commands.some((c, i) => i > 0 && STATEFUL.has(c.program))) return null;
+    const trailing = /\s#[^'"`]*$/.exec(flat);
+    if (trailing) p.own.push(trailing[0].trim());
+  }
+  return parts;
+}
+
+/** `backend`, `./web`, `apps/api`: not `/srv/app`, `~`, `$HOME/x`, `C:/x`, `-`. */
+function isRelativeDir(dir: string | undefined): boolean {
+  return dir !== undefined && !/^(?:\/|~|\$|[A-Za-z]:[\\/]|-$)/.test(dir);
 }
 
 /**
@@ -566,7 +633,19 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
   const flushFence = () => {
     if (!fence) return;
     const script = ctx.mode !== 'manual' && SHELL_LANGS.has(fence.lang) ? fenceScript(fence.body, fence.lang, ctx.resolves ?? NO_PROGRAMS) : null;
-    if (script) {
+    const parts = script ? independentLines(script.lines) : null;
+    if (script && parts) {
+      // Lines that each `cd` from the project root: one check each. A comment beside or just
+      // before a line that expects nothing (`# expect 0`) keeps that line, and the line before it
+      // (the comment may close it), from running as a success check.
+      const expects = (cs: string[]) => cs.some((c) => EXPECTS_NOTHING.test(c));
+      for (const [i, p] of parts.entries()) {
+        const source = { element: ctx.element, line: p.line };
+        const quiet = expects(p.before) || expects(p.own) || (i + 1 < parts.length && expects(parts[i + 1]!.before));
+        if (isLongRunning(p.text) || quiet) out.push({ text: p.text, source, checks: [], named: [], manual: true });
+        else out.push({ text: p.text, source, checks: [{ kind: 'command_succeeds', command: p.text, source }], named: [], manual: false });
+      }
+    } else if (script) {
       const source = { element: ctx.element, line: script.line };
       // A server or watcher, or comments that expect failure or no output (`# must be empty`):
       // the author's steps to follow by hand, not one script that must exit 0.

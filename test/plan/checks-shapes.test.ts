@@ -407,3 +407,35 @@ describe('round 4: a check the plan says fails now (TDD RED) is shown, not run',
     expect(checksOf('- `pytest tests/test_config.py` runs. No test failures.', 'done')).toEqual(['pytest tests/test_config.py']);
   });
 });
+
+describe('round 4: a fence whose lines each cd from the root; quoted arguments', () => {
+  it('a fence whose every line starts with its own cd into a relative directory is one check per line', () => {
+    const fence = ['```bash', 'cd api && python -c "import app.models; print(1)"', 'cd web && npm run build', '```'].join('\n');
+    expect(checksOf(fence)).toEqual(['cd api && python -c "import app.models; print(1)"', 'cd web && npm run build']);
+    // Anything that carries from one line to the next keeps the fence one script (#13).
+    expect(checksOf(['```bash', 'cd web', 'npm test', '```'].join('\n'))).toEqual(['cd web\nnpm test']);
+    expect(checksOf(['```bash', 'cd api && npm ci', 'npm test', '```'].join('\n'))).toEqual(['cd api && npm ci\nnpm test']);
+    expect(checksOf(['```bash', 'cd api && export MODE=ci', 'cd web && npm test', '```'].join('\n'))).toEqual(['cd api && export MODE=ci\ncd web && npm test']);
+    expect(checksOf(['```bash', 'cd /srv/api && make test', 'cd /srv/web && make test', '```'].join('\n'))).toEqual(['cd /srv/api && make test\ncd /srv/web && make test']);
+  });
+
+  it('through a real shell: as one script the second cd fails; line by line both pass', async () => {
+    const dir = tempDir('hp4-cd-fence-');
+    mkdirSync(join(dir, 'api'));
+    mkdirSync(join(dir, 'web'));
+    writeFileSync(join(dir, 'api', 'ok.txt'), 'api\n');
+    writeFileSync(join(dir, 'web', 'ok.txt'), 'web\n');
+    const fence = ['```bash', 'cd api && grep -q api ok.txt', 'cd web && grep -q web ok.txt', '```'].join('\n');
+    const checks = criteriaFromRange(fence, 0, fence.length, { lines: lineIndex(fence), element: 'verify', mode: 'verify', resolves: DEV_MACHINE }).flatMap((c) => c.checks);
+    expect(checks).toHaveLength(2);
+    const results = await runChecks(checks, { cwd: dir, timeoutMs: 10_000, stopOnFirstFailure: false });
+    expect(results.map((r) => r.passed)).toEqual([true, true]);
+    const joined = await runChecks([{ kind: 'command_succeeds', command: 'cd api && grep -q api ok.txt\ncd web && grep -q web ok.txt', source: { element: 'verify', line: 2 } }], { cwd: dir, timeoutMs: 10_000, stopOnFirstFailure: false });
+    expect(joined[0]!.passed).toBe(false);
+  });
+
+  it('a quoted argument is the command\'s, not what the line says of it: `grep -E "passed|failed"` runs', () => {
+    expect(checksOf('pytest tests/api/test_routes.py -v | grep -E "passed|failed|ERROR" | tail -1')).toEqual(['pytest tests/api/test_routes.py -v | grep -E "passed|failed|ERROR" | tail -1']);
+    expect(checksOf('pytest tests/api/test_routes.py fails')).toEqual([]);
+  });
+});
