@@ -163,6 +163,9 @@ export function looksLikeCodeCommand(text: string, resolves: ProgramResolver = N
   return !isSentence(t) || hasShellSyntax(t);
 }
 
+/** A character of Chinese, Japanese (kana) or Korean script. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff60]/;
+
 /** Program names that are also everyday English verbs (for the one-word-object test above). */
 const ENGLISH_VERBS = new Set(['go', 'find', 'cat', 'head', 'tail', 'sort', 'cut', 'echo', 'env', 'stat', 'open', 'see', 'watch', 'time', 'test', 'run', 'read', 'wait', 'kill', 'type', 'install', 'join', 'look', 'file', 'more', 'less', 'touch', 'split', 'yes', 'host', 'last', 'write']);
 
@@ -178,6 +181,8 @@ export function looksLikeBareCommand(text: string, resolves: ProgramResolver = N
   // A word glued to a comma (`passes,`) ends a clause of prose: `a passes, b shows x` is two.
   if (unquoted.some((w) => /[^,],$/.test(w))) return false;
   if ([...rest, ...unquoted].some((w) => STOPWORDS.has(w.toLowerCase().replace(/^[([]+/, '').replace(/[.,;:!?)\]]+$/, '')))) return false;
+  // Words in Chinese, Japanese or Korean after the command are what the line says of it (`curl GET /api 返回 JSON`).
+  if (unquoted.some((w) => CJK.test(w))) return false;
   // `go home`, `find out`, `open settings`: one plain word after a program that is also an
   // English verb is prose; `cargo check`, `make build`, `npm test` are not verbs-then-object.
   if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ENGLISH_VERBS.has(first.program)) return false;
@@ -240,6 +245,10 @@ export function isLongRunning(script: string): boolean {
   // Whether the last command of the script runs in the background: nothing after it waits for it
   // or reads what it serves, so the script's status is always 0 and the process outlives the check.
   let endsInBackground = false;
+  // Whether anything after a command sent to the background is more than a builtin (`sleep 5`,
+  // `echo "check the page"`, `kill $PID`), or waits for it (`wait`): only then does the script use
+  // what it started, or end with it.
+  let usedAfterBackground = false;
   for (const line of unquoted.split('\n')) {
     const code = line.replace(/(^|\s)#.*$/, '$1');
     const parts = code.split(/(&&|\|\||;|\|&?|&)/);
@@ -254,6 +263,7 @@ export function isLongRunning(script: string): boolean {
       endsInBackground = false;
       const words = seg.split(/\s+/);
       while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
+      if (background && words.length > 0 && (!SHELL_BUILTINS.has(words[0]!) || words[0] === 'wait')) usedAfterBackground = true;
       if (words.length < 2 || SHELL_BUILTINS.has(words[0]!)) continue; // `cd dev` is a directory
       if (words.slice(1).some((w) => w === '--watch')) return true;
       // The words before the first flag (after it, a word may be the flag's value: `-t web-server:1`).
@@ -264,7 +274,8 @@ export function isLongRunning(script: string): boolean {
     }
   }
   if (endsInBackground) return true;
-  if (background) return false;
+  // `npm run dev -- --open & sleep 5 && echo "check the tabs"`: started, waited for, never used.
+  if (background) return !usedAfterBackground;
   // The first command that is not a builtin (`cd`, `sleep`) talks to the local server: nothing
   // before it started one (`docker compose up -d && curl localhost:8000` starts its own).
   const first = script.split(/&&|\|\||[;|\n]/).map((c) => c.trim()).find((c) => c !== '' && !c.startsWith('#') && !SHELL_BUILTINS.has(c.split(/\s+/)[0]!));

@@ -62,7 +62,7 @@ function saysTestsFailNow(sentence: string): boolean {
 }
 
 /** What a search (`grep`, `rg`, `git grep`) is said to find when it should find nothing: `no importers`, `none`. */
-const SEARCH_FINDS_NONE = /\b(?:no\s+(?!such\b)[a-z]|none\b|nothing\b|zero\b)/i;
+const SEARCH_FINDS_NONE = /\b(?:no\s+(?!such\b)[a-z]|none\b|nothing\b|zero\b)|(?:→|->|=>|==?)\s*0(?![\d.])/i;
 const RUN_OR_SUCCESS =
   /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:no|zero|0)\s+(?:new\s+)?(?:errors?|warnings?|failures?|issues|problems|regressions)\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
@@ -338,6 +338,8 @@ const GONE = /\b(?:removed|deleted|gone|absent|dropped|missing|longer|without|no
 const RUN_BY_ANOTHER = /\b(?:that|which)\s+(?:runs?|calls?|invokes?|executes?|wraps?|spawns?)\s*$/i;
 /** "the hook leaves `git diff` clean", "keeps `git status` empty": the state another command leaves, named by a command. */
 const LEFT_BY_ANOTHER = /\b(?:leaves?|leaving|left|keeps?|keeping|kept)\s*$/i;
+/** "deploy.sh contains `git pull`", "both start with `#!/bin/bash` and `set -e`": text inside a file, not a command to run. */
+const CONTENT_OF = /\b(?:contains?|containing|includes?|including|has|have|having|start(?:s|ing)?\s+with|begins?\s+with|ends?\s+with|mentions?|references?|declares?|defines?)\s+(?:(?:the|a|an)\s+)?(?:(?:line|lines|text|string|call|calls|command|commands|entry|entries|step|steps)\s+)?(?:X\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s+|\/\s*))*$/i;
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
 const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
 
@@ -362,6 +364,8 @@ function notChecks(s: string, spans: Span[], wrappedFrom = ''): void {
   const outside = inParens.some((p) => !p);
   const keep = spans.filter((sp, i) => {
     if (outside && inParens[i]) return false;
+    // What a file holds: after "contains", "starts with", and the spans listed with them (`\`a\` and \`b\``).
+    if (CONTENT_OF.test(s.slice(0, sp.start).replace(/`[^`]*`/g, 'X'))) return false;
     let before = s.slice(0, sp.start).replace(/`/g, '');
     // A sentence wrapped right before the span ("... and leaves" / "`git diff` clean"): its words are the previous line's.
     if (before.trim() === '' && wrappedFrom) before = wrappedFrom.replace(/`/g, '');
@@ -739,6 +743,20 @@ function withoutLabel(line: string, resolves: ProgramResolver): string {
   return m[1]! + m[3]!;
 }
 
+/**
+ * A line that is a label and then a sentence (`RED BRANCH: record the digest; revert the line; re-run
+ * the gate; restore.`): instructions for a person, even with `;` between them. The label's first word
+ * is no program here and what follows it reads as English.
+ */
+function labelledSentence(line: string, resolves: ProgramResolver): boolean {
+  const m = /^([^:：`$|&;<>"'=(){}[\]\\]{1,60}?)[:：]\s+(\S.*)$/.exec(line);
+  if (!m) return false;
+  const label = firstProgram(m[1]!);
+  if (label === null || programResolves(label.program, label.args.length > 0, resolves)) return false;
+  const rest = m[2]!;
+  return isSentence(rest) && !installedProgram(rest, resolves);
+}
+
 /** Heredoc terminators opened on a line (`<<'PY'`, `<<-EOF`, `<< "END"`). */
 function heredocs(line: string): string[] {
   return [...line.matchAll(/<<-?\s*(['"]?)([A-Za-z_][\w]*)\1/g)].map((m) => m[2]!);
@@ -784,7 +802,7 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
         continue;
       }
       const continued = i > 0 && /(?:\\|&&|\|\||\|)\s*$/.test(body[i - 1]!.trim());
-      if (!continued && t !== '' && !t.startsWith('#') && isSentence(t) && !hasShellSyntax(t) && !installedProgram(t, ctx.resolves)) {
+      if (!continued && t !== '' && !t.startsWith('#') && ((isSentence(t) && !hasShellSyntax(t) && !installedProgram(t, ctx.resolves)) || labelledSentence(t, ctx.resolves ?? NO_PROGRAMS))) {
         const c = lineCriterion(t, at + i, { ...ctx, mode: 'verify', explicit: true });
         if (c) out.push(c);
         script.push('');

@@ -179,8 +179,17 @@ function buildTask(text: string, lines: LineIndex, node: ElementNode, number: nu
 
   const criteria: Criterion[] = [];
   const ctx = (element: string, mode: CriteriaContext['mode']): CriteriaContext => ({ lines, element, mode, resolves });
-  for (const verify of childElements(node, 'verify')) {
-    const exclude: Array<[number, number]> = [];
+  // A <verify> inside a <verify> (`<verify><verify><automated>…</automated></verify></verify>`) is read as one.
+  const verifies: ElementNode[] = [];
+  const collect = (parent: ElementNode) => {
+    for (const v of childElements(parent, 'verify')) {
+      verifies.push(v);
+      collect(v);
+    }
+  };
+  collect(node);
+  for (const verify of verifies) {
+    const exclude: Array<[number, number]> = childElements(verify, 'verify').map((v): [number, number] => [v.start, v.end]);
     // GSD Core: each <fails_when> binds to the nearest preceding <automated>; the first statement wins.
     let pending: Criterion[] | null = null;
     for (const child of verify.children) {

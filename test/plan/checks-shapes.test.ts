@@ -439,3 +439,59 @@ describe('round 4: a fence whose lines each cd from the root; quoted arguments',
     expect(checksOf('pytest tests/api/test_routes.py fails')).toEqual([]);
   });
 });
+
+describe('round 4, after scoring the fresh set: more text that names commands without asking to run them', () => {
+  const planOf = (...task: string[]) =>
+    planFromText(['---', 'phase: 04-ops', 'plan: 01', 'type: execute', 'autonomous: true', '---', '<tasks>', ...task, '</tasks>'].join('\n'), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} });
+
+  it('an <automated> line that is a label and then instructions for a person is not run, even with `;` in it', () => {
+    expect(auto('MUTATION CHECK: record the digest of src/app.py; revert line 40 to the old call; re-run the gate; restore the file.').flatMap((c) => c.checks)).toEqual([]);
+    // A label and then a command still runs the command.
+    expect(auto('Typecheck: npx tsc --noEmit').flatMap((c) => c.checks.map((k) => ('command' in k ? k.command : '')))).toEqual(['npx tsc --noEmit']);
+  });
+
+  it('what a file contains or starts with, named in code, is not a command to run (and neither is the rest of the list)', () => {
+    expect(checksOf('Both scripts start with `#!/bin/bash` and `set -e`. deploy.sh contains `git pull` and `systemctl restart app`.')).toEqual([]);
+    expect(checksOf('- The Makefile has the line `go test ./...`, `go vet ./...`', 'done')).toEqual([]);
+    // A command said to succeed on the same line still runs.
+    expect(checksOf('deploy.sh contains `git pull`. `bash -n deploy.sh` exits 0.')).toEqual(['bash -n deploy.sh']);
+  });
+
+  it('a bare line whose words after the command are in another script (Chinese, Japanese, Korean) is prose', () => {
+    expect(checksOf('- curl GET /api/items 返回 JSON 列表', 'done')).toEqual([]);
+    expect(checksOf('- pytest tests/ -q 全部通过', 'done')).toEqual([]);
+    // A label in that script before the command is still a label.
+    expect(checksOf('类型检查: npx tsc --noEmit')).toEqual(['npx tsc --noEmit']);
+  });
+
+  it('a server started in the background and only waited for (sleep, echo) is started, not checked', () => {
+    expect(isLongRunning('npm run dev -- --open & sleep 5 && echo "look at the settings tab"')).toBe(true);
+    expect(isLongRunning('bun run dev & PID=$!; sleep 8; kill $PID; echo "dev started"')).toBe(true);
+    expect(isLongRunning('npm run dev & sleep 5 && curl -sf http://localhost:5173/ | grep -q root')).toBe(false);
+    expect(isLongRunning('a.sh & b.sh & wait')).toBe(false);
+  });
+
+  it('a count said to come to 0 (`→ 0`, `== 0`) expects no match', () => {
+    expect(checksOf('- (`grep -c " as any" src/route.ts` → 0)', 'done')).toEqual([]);
+    expect(checksOf('- `grep -rn "TODO" src` == 0')).toEqual([]);
+    expect(checksOf('- `grep -c "export" src/route.ts` returns at least 1', 'done')).toEqual(['grep -c "export" src/route.ts']);
+  });
+
+  it('a <verify> nested in a <verify> is read: its <automated> is the task\'s check', () => {
+    const p = planOf(
+      '<task type="auto">',
+      '  <name>Task 1: Container image</name>',
+      '  <action>Write the Dockerfile.</action>',
+      '  <verify>',
+      '<verify>',
+      '  <automated>cd api && docker build -t api:test .</automated>',
+      '  <manual>The image builds without warnings</manual>',
+      '</verify>',
+      '  </verify>',
+      '  <done>The image builds.</done>',
+      '</task>',
+    );
+    expect(p.tasks[0]!.checks.map((c) => ('command' in c ? c.command : c.kind))).toEqual(['cd api && docker build -t api:test .']);
+    expect(p.tasks[0]!.decision).toBe('loop');
+  });
+});
