@@ -13,7 +13,8 @@
  * what was undone. The working tree is never touched here: what the agent made there is its
  * change, measured, verified, then committed or restored like any other.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gitText, runGit } from '../git/run-git.js';
 
 export interface GitMark {
@@ -26,6 +27,26 @@ export interface GitMark {
   indexPath: string;
   /** The index file's bytes (null: none). */
   index: Buffer | null;
+  /** Git operations in progress (a rebase, merge, cherry-pick, revert or am stopped half-way). */
+  operations: string[];
+}
+
+/**
+ * An operation git leaves half-done when it stops on a conflict: the marker in the git dir and
+ * the command that forgets it without touching HEAD, the index or the working tree (`--quit`:
+ * a rebase's `--autostash` entry goes to `git stash list`).
+ */
+const OPERATIONS: Array<{ name: string; marker: string; quit: string[] }> = [
+  { name: 'rebase', marker: 'rebase-merge', quit: ['rebase', '--quit'] },
+  { name: 'rebase', marker: 'rebase-apply/rebasing', quit: ['rebase', '--quit'] },
+  { name: 'am', marker: 'rebase-apply/applying', quit: ['am', '--quit'] },
+  { name: 'merge', marker: 'MERGE_HEAD', quit: ['merge', '--quit'] },
+  { name: 'cherry-pick', marker: 'CHERRY_PICK_HEAD', quit: ['cherry-pick', '--quit'] },
+  { name: 'revert', marker: 'REVERT_HEAD', quit: ['revert', '--quit'] },
+];
+
+function operationsIn(gitDir: string): string[] {
+  return OPERATIONS.filter((o) => existsSync(join(gitDir, o.marker))).map((o) => o.marker);
 }
 
 async function optionalRef(root: string, args: string[]): Promise<string | null> {
@@ -48,7 +69,7 @@ export async function markGitState(root: string): Promise<GitMark | null> {
       optionalRef(root, ['rev-parse', '-q', '--verify', 'refs/stash']),
       gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: root }),
     ]);
-    return { symref, head, stash, indexPath, index: readIndex(indexPath) };
+    return { symref, head, stash, indexPath, index: readIndex(indexPath), operations: operationsIn(dirname(indexPath)) };
   } catch {
     return null;
   }
@@ -101,9 +122,18 @@ function listed(paths: string[]): string {
  */
 export async function putBackGitState(root: string, mark: GitMark, keepRef: string): Promise<GitStatePutBack> {
   const out: GitStatePutBack = { undone: [], left: [], kept_as: null };
-  const now = await markGitState(root);
+  let now = await markGitState(root);
   if (!now) return out;
   const who = { cwd: root };
+
+  // A rebase or merge the agent left stopped on a conflict is forgotten first (HEAD, index and
+  // tree untouched), so what follows puts back a branch, not a half-done operation.
+  const started = OPERATIONS.filter((o) => now!.operations.includes(o.marker) && !mark.operations.includes(o.marker));
+  if (started.length > 0) {
+    for (const o of started) await runGit(o.quit, { ...who, okCodes: [0, 1, 128] });
+    out.undone.push(`the ${[...new Set(started.map((o) => o.name))].join(' and ')} it left stopped half-way is forgotten (\`git ${started[0]!.quit.join(' ')}\`: its conflicts stay in the working tree as its change)`);
+    now = (await markGitState(root)) ?? now;
+  }
 
   if (mark.symref) {
     const branch = branchName(mark.symref);

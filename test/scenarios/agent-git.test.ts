@@ -124,6 +124,33 @@ describe.concurrent('ralf run with agents that use git themselves', () => {
     expectUserWorkKept(s, expect);
   }, 90_000);
 
+  it('`git rebase --autostash` onto a branch that conflicts, left stopped half-way, then the fix: pass at 2 on the user\'s branch, no rebase left in progress, the user\'s work back (its autostash entry named)', async ({ expect }) => {
+    const s = project();
+    const start = branch(s);
+    s.git('checkout', '-q', '-b', 'side');
+    s.write('other.txt', 'side\n');
+    s.git('add', 'other.txt');
+    s.git('commit', '-qm', 'side', '--', 'other.txt');
+    s.git('checkout', '-q', start);
+    s.remove('other.txt');
+    s.write('other.txt', 'mine\n');
+    s.git('add', 'other.txt');
+    s.git('commit', '-qm', 'master other', '--', 'other.txt');
+    const r = await s.runAgent([
+      { code: { values: { alpha: 1 } }, gitAfter: ['git rebase -q --autostash side'] },
+      { code: { values: { alpha: 1, bravo: 2 } }, write: { 'src/units.js': FIXED }, gitAfter: ['git checkout -q HEAD -- other.txt'] },
+    ]);
+    expect(r.code, explain(r)).toBe(0);
+    expect(ofType(r, 'verify').map((v) => `${v.iteration}:${v.verdict}`)).toEqual(['1:retry', '2:pass']);
+    expect(branch(s)).toBe(start);
+    expect(commits(s)).toEqual(['feat(01-01): Make the units right', 'master other', 'init']);
+    expect(committedFiles(s)).toEqual(['src/units.js']);
+    expect(s.exists('.git/rebase-merge') || s.exists('.git/rebase-apply')).toBe(false);
+    expect(warnings(r)).toMatch(/the rebase it left stopped half-way is forgotten/);
+    expect(warnings(r)).toContain('git stash list');
+    expectUserWorkKept(s, expect);
+  }, 90_000);
+
   it('the agent\'s commit refused by a commit-msg hook (it wants a type prefix), after `git add -A`: pass at 1, ralf\'s commit (feat(…)) goes through; the staging the agent left is undone', async ({ expect }) => {
     const s = project();
     s.write('.git/hooks/commit-msg', '#!/bin/sh\ngrep -qE "^(feat|fix|chore|docs|test|refactor)\\(" "$1" || { echo "commit-msg: a type prefix is required" >&2; exit 1; }\n');
