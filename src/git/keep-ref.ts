@@ -5,8 +5,10 @@
  * be unset, and this is ralf's copy, not the user's history).
  */
 import { GitError, gitText, runGit } from './run-git.js';
+import { readHead } from './repo.js';
 
-const RALF_IDENTITY = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
+/** ralf's own commits (safety copies): the user's identity may be unset. */
+export const RALF_IDENTITY = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
 
 /** `refs/ralf/<kind>/<plan>/task-<n>|plan/<UTC time>`; unsafe characters of the plan id become `-`. */
 export function ralfRefName(kind: string, planId: string, task: number | null, at: Date): string {
@@ -17,7 +19,7 @@ export function ralfRefName(kind: string, planId: string, task: number | null, a
 
 /** Creates `ref` (or `ref-2`, `ref-3`, … when taken; never moves an existing ref) at a commit of `tree`; returns the ref. */
 export async function keepTreeUnderRef(root: string, tree: string, ref: string, message: string): Promise<string> {
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+  const head = await readHead(root);
   const sha = await gitText(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', message], { cwd: root, env: RALF_IDENTITY });
   for (let i = 1; ; i++) {
     const name = i === 1 ? ref : `${ref}-${i}`;

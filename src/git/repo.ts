@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { runGit } from './run-git.js';
+import { gitText, runGit } from './run-git.js';
 
 /**
  * The nearest `.git` (a directory, or a file in worktrees and submodules) at or above `dir`,
@@ -35,24 +35,23 @@ export async function repoRoot(cwd: string): Promise<string | null> {
   }
 }
 
+/**
+ * HEAD's commit (or its tree), '' before the first commit. Throws GitError when git itself fails
+ * (not a repository, a broken HEAD): for callers that build on HEAD, where a failure read as "no
+ * commit yet" would commit a tree without every other file.
+ */
+export function readHead(root: string, kind: 'commit' | 'tree' = 'commit'): Promise<string> {
+  return gitText(['rev-parse', '--verify', '--quiet', `HEAD^{${kind}}`], { cwd: root, okCodes: [0, 1] });
+}
+
 /** The commit HEAD points at, or null (no commits yet, or not a repo). */
 export function headCommit(root: string): Promise<string | null> {
-  return resolveHead(root, 'commit');
+  return readHead(root, 'commit').then((id) => id || null, () => null);
 }
 
 /** The tree of HEAD (the last commit), or null (no commits yet, or not a repo). */
 export function headTree(root: string): Promise<string | null> {
-  return resolveHead(root, 'tree');
-}
-
-async function resolveHead(root: string, kind: 'commit' | 'tree'): Promise<string | null> {
-  try {
-    const r = await runGit(['rev-parse', '--verify', '--quiet', `HEAD^{${kind}}`], { cwd: root, okCodes: [0, 1, 128] });
-    const id = r.stdout.toString('utf8').trim();
-    return r.code === 0 && id !== '' ? id : null;
-  } catch {
-    return null;
-  }
+  return readHead(root, 'tree').then((id) => id || null, () => null);
 }
 
 /**

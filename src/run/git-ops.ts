@@ -13,6 +13,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keepTreeUnderRef } from '../git/keep-ref.js';
+import { readHead } from '../git/repo.js';
 import { restoreTree } from '../git/restore.js';
 import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
@@ -88,7 +90,7 @@ export const DEFAULT_COMMIT_TIMEOUT_MS = 300_000;
 export async function commitPaths(root: string, changes: PathChange[], message: string, timeoutMs = DEFAULT_COMMIT_TIMEOUT_MS): Promise<CommitResult | null> {
   const entries = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK);
   if (entries.length === 0) return null;
-  const head = await headCommit(root);
+  const head = await readHead(root);
   const paths = entries.map((c) => c.path);
   const [stagedBefore, headBefore] = await Promise.all([indexEntries(root, paths), headEntries(root, head, paths)]);
   const realIndex = await gitText(['rev-parse', '--git-path', 'index'], { cwd: root });
@@ -168,7 +170,7 @@ const REGULAR = new Set(['100644', '100755']);
  */
 export async function withoutUserEdits(root: string, changes: PathChange[]): Promise<{ changes: PathChange[]; left: LeftOut[] }> {
   if (changes.length === 0) return { changes, left: [] };
-  const atHead = await headEntries(root, await headCommit(root), changes.map((c) => c.path));
+  const atHead = await headEntries(root, await readHead(root), changes.map((c) => c.path));
   const out: PathChange[] = [];
   const left: LeftOut[] = [];
   for (const c of changes) {
@@ -217,11 +219,6 @@ async function mergeBlobs(root: string, ours: string, base: string, theirs: stri
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** HEAD's commit, or '' before the first commit. */
-async function headCommit(root: string): Promise<string> {
-  return gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
 }
 
 /** Each path's mode and blob in commit `head` (absent paths, or no commit yet: not in the map). */
@@ -273,7 +270,7 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
 
   // The attempt holds HEAD plus only the paths being restored, never the rest of the working tree:
   // the user's untracked notes must not ride along in a ref that `git push --mirror` would send.
-  const ref = await keepAttempt(root, await attemptTree(root, differing.flatMap((d) => d.changes)), keep);
+  const ref = await keepTreeUnderRef(root, await attemptTree(root, differing.flatMap((d) => d.changes)), keep.ref, keep.message);
   const result: RevertResult = { files: [], saved_as: ref, restore_command: null, skipped: [] };
   for (const { base, changes } of differing) {
     const r = await restoreTree(root, base, changes.map((c) => c.path), snapshotOptions);
@@ -288,28 +285,13 @@ export async function restorePaths(root: string, bases: Map<string, string>, kee
 
 /** HEAD's tree with `changes` applied as they are now (a removal removes): what an attempt ref keeps. */
 async function attemptTree(root: string, changes: PathChange[]): Promise<string> {
-  const head = await headCommit(root);
+  const head = await readHead(root);
   const info = changes.filter((c) => c.new_mode !== GITLINK && c.old_mode !== GITLINK).map((c) => (c.new_mode === ABSENT_MODE ? `0 ${'0'.repeat(40)}\t${c.path}` : `${c.new_mode} ${c.new_blob}\t${c.path}`)).join('\n');
   return withTempIndex(root, 'empty', async (env) => {
     if (head) await runGit(['read-tree', head], { cwd: root, env });
     if (info) await runGit(['update-index', '--index-info'], { cwd: root, env, input: `${info}\n` });
     return gitText(['write-tree'], { cwd: root, env });
   });
-}
-
-/** A commit of `tree` (parent: HEAD when there is one) under a new ref of the `keep.ref` name. */
-async function keepAttempt(root: string, tree: string, keep: AttemptRef): Promise<string> {
-  const head = await headCommit(root);
-  // Authored by ralf: the user's identity may be unset, and this is ralf's safety copy.
-  const who = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
-  const sha = await gitText(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', keep.message], { cwd: root, env: who });
-  for (let i = 1; ; i++) {
-    const ref = i === 1 ? keep.ref : `${keep.ref}-${i}`;
-    // The empty old value: create only, never move someone else's ref.
-    const r = await runGit(['update-ref', ref, sha, ''], { cwd: root, okCodes: [0, 128] });
-    if (r.code === 0) return ref;
-    if (i >= 20) throw new GitError(['update-ref', ref, sha], r.code, r.stderr);
-  }
 }
 
 /**

@@ -16,6 +16,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitText, runGit } from '../git/run-git.js';
+import { headCommit } from '../git/repo.js';
 
 export interface GitMark {
   /** `refs/heads/<branch>` HEAD points at; null: detached. */
@@ -65,7 +66,7 @@ export async function markGitState(root: string): Promise<GitMark | null> {
   try {
     const [symref, head, stash, indexPath] = await Promise.all([
       optionalRef(root, ['symbolic-ref', '-q', 'HEAD']),
-      optionalRef(root, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']),
+      headCommit(root),
       optionalRef(root, ['rev-parse', '-q', '--verify', 'refs/stash']),
       gitText(['rev-parse', '--path-format=absolute', '--git-path', 'index'], { cwd: root }),
     ]);

@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { processAlive } from '../fs/process-alive.js';
 import { gitText, runGit } from '../git/run-git.js';
+import { RALF_IDENTITY } from '../git/keep-ref.js';
+import { readHead } from '../git/repo.js';
 import { attemptRefName, commitPaths, pathChanges, restorePaths, shellQuote, snapshot, withoutUserEdits, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
 import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
@@ -210,8 +212,7 @@ export class IterationSnapshots {
     const ref = this.baseRef(task);
     try {
       const parent = await gitText(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: this.root, okCodes: [0, 1] });
-      const who = { GIT_AUTHOR_NAME: 'ralf-lite', GIT_AUTHOR_EMAIL: 'ralf-lite@localhost', GIT_COMMITTER_NAME: 'ralf-lite', GIT_COMMITTER_EMAIL: 'ralf-lite@localhost' };
-      const sha = await gitText(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', 'ralf-lite: the working tree before an agent iteration (what a restore goes back to)'], { cwd: this.root, env: who });
+      const sha = await gitText(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', 'ralf-lite: the working tree before an agent iteration (what a restore goes back to)'], { cwd: this.root, env: RALF_IDENTITY });
       await runGit(['update-ref', ref, sha], { cwd: this.root });
     } catch (err) {
       this.warn(`could not keep the snapshot ${tree.slice(0, 12)} under ${ref} (a restore still works unless \`git gc --prune=now\` runs first): ${(err as Error).message.split('\n')[0]}`);
@@ -254,7 +255,7 @@ export class IterationSnapshots {
 async function userWorkTaken(root: string, changes: PathChange[], baseOf: (path: string) => string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (changes.length === 0) return out;
-  const head = await gitText(['rev-parse', '--verify', '--quiet', 'HEAD^{tree}'], { cwd: root, okCodes: [0, 1] });
+  const head = await readHead(root, 'tree');
   if (!head) return out;
   const byBase = new Map<string, PathChange[]>();
   for (const c of changes) byBase.set(baseOf(c.path), [...(byBase.get(baseOf(c.path)) ?? []), c]);

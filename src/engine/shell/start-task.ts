@@ -19,7 +19,8 @@ import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
 import type { LoopState } from '../core/types.js';
 import { uncommittedAtStart, type UncommittedAtStart } from '../core/uncommitted.js';
-import { gitText, runGit } from '../../git/run-git.js';
+import { runGit } from '../../git/run-git.js';
+import { readHead } from '../../git/repo.js';
 import { RALF_STATE_DIR } from '../../git/pathspec.js';
 
 export interface StartOptions extends ConfigOptions {
@@ -67,7 +68,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
 /** Paths whose content in the start snapshot differs from HEAD's (the user's uncommitted work), with HEAD's commit. */
 async function uncommittedPaths(root: string, startRef: string): Promise<UncommittedAtStart | null> {
   try {
-    const head = await gitText(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] });
+    const head = await readHead(root);
     if (!head) return null;
     const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', head, startRef, '--', '.', `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
     return uncommittedAtStart(head, r.stdout.toString('utf8').split('\0').filter(Boolean));

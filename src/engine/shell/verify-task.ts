@@ -21,7 +21,8 @@ import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSk
 import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
 import { committedNote, lostNote, restoreFromStartCommand, uncommittedCommitted, uncommittedLost } from '../core/uncommitted.js';
-import { gitText, runGit } from '../../git/run-git.js';
+import { runGit } from '../../git/run-git.js';
+import { readHead } from '../../git/repo.js';
 import { literalPathspec } from '../../git/pathspec.js';
 import { deletedOutsideFinding } from '../../git/rule4.js';
 import { commandInvocation } from './invocation.js';
@@ -648,7 +649,7 @@ async function userWorkNow(root: string, head: string, startRef: string, tree: s
     return r.stdout.toString('utf8').split('\0').filter(Boolean);
   };
   try {
-    const [stillDiffering, headNow] = await Promise.all([names(head, tree), gitText(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { cwd: root, okCodes: [0, 1] })]);
+    const [stillDiffering, headNow] = await Promise.all([names(head, tree), readHead(root)]);
     const moved = headNow !== '' && headNow !== head;
     return { stillDiffering, differingFromStart: moved ? await names(startRef, headNow) : null, head: headNow || head };
   } catch {
