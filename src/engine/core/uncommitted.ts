@@ -42,8 +42,7 @@ export function restoreFromStartCommand(startTree: string, paths: string[]): str
 
 /** What the verify answer says about it; `restore`: restoreFromStartCommand's text. */
 export function lostNote(paths: string[], restore: string): string {
-  const shown = paths.length > 8 ? [...paths.slice(0, 8), `and ${paths.length - 8} more`] : paths;
-  return `Note: ${shown.join(', ')} held the user's uncommitted work when the task started and now hold only what HEAD had then (or are gone): a git stash, reset --hard, checkout or clean took it. It is not the task's: put it back with \`${restore}\` (the task's start snapshot), and never stash, reset, check out or clean files you did not change.`;
+  return `Note: ${listed(paths)} held the user's uncommitted work when the task started and now hold only what HEAD had then (or are gone): a git stash, reset --hard, checkout or clean took it. It is not the task's: put it back with \`${restore}\` (the task's start snapshot), and never stash, reset, check out or clean files you did not change.`;
 }
 
 /**
@@ -57,6 +56,10 @@ export function uncommittedCommitted(atStart: UncommittedAtStart, differingFromS
 
 /** What the verify answer says about it. */
 export function committedNote(paths: string[], range: string): string {
-  const shown = paths.length > 8 ? [...paths.slice(0, 8), `and ${paths.length - 8} more`] : paths;
-  return `Note: ${shown.join(', ')} held the user's uncommitted work when the task started, and the commits made since (${range}) hold it: committing it was not the task's. Commit only this task's files (\`git add <file>\` one by one), and tell the human (\`git log --stat ${range}\` shows what was committed).`;
+  return `Note: ${listed(paths)} held the user's uncommitted work when the task started, and the commits made since (${range}) hold it: committing it was not the task's. Commit only this task's files (\`git add <file>\` one by one), and tell the human (\`git log --stat ${range}\` shows what was committed).`;
+}
+
+/** The first eight paths, then how many more. */
+function listed(paths: string[]): string {
+  return (paths.length > 8 ? [...paths.slice(0, 8), `and ${paths.length - 8} more`] : paths).join(', ');
 }
