@@ -34,6 +34,8 @@ export interface Suite {
   want: Record<string, number>;
   /** Tests marked skipped. */
   skip?: string[];
+  /** Tests marked to-do (node:test, vitest: a failing to-do test does not fail the run). */
+  todo?: string[];
   /** Tests whose assertion no longer compares the value (it only checks that a number came back). */
   weak?: string[];
   /** Tests deleted. */
@@ -114,7 +116,7 @@ const nodeTest: Runner = {
   },
   tests(suite) {
     const one = (u: string) => {
-      const kind = suite.skip?.includes(u) ? 'test.skip' : 'test';
+      const kind = suite.skip?.includes(u) ? 'test.skip' : suite.todo?.includes(u) ? 'test.todo' : 'test';
       const msg = suite.noisy === 'epoch' ? ', `checked at ${Date.now() / 1000}`' : suite.noisy ? ", `at ${new Date().toISOString()} (pid ${process.pid}, ${performance.now().toFixed(3)} ms)`" : '';
       const body = suite.weak?.includes(u) ? `assert.strictEqual(typeof units.${u}(), 'number')` : `assert.strictEqual(units.${u}(), ${suite.want[u]}${msg})`;
       return `${kind}('${u}', () => { ${body}; });\n`;
@@ -143,7 +145,7 @@ const vitest: Runner = {
   },
   tests(suite) {
     const one = (u: string) => {
-      const kind = suite.skip?.includes(u) ? 'test.skip' : 'test';
+      const kind = suite.skip?.includes(u) ? 'test.skip' : suite.todo?.includes(u) ? 'test.todo' : 'test';
       const msg = suite.noisy ? ", `at ${new Date().toISOString()} (pid ${process.pid}, ${performance.now().toFixed(3)} ms)`" : '';
       const body = suite.weak?.includes(u) ? `expect(typeof units.${u}()).toBe('number')` : `expect(units.${u}()${msg}).toBe(${suite.want[u]})`;
       return `${kind}('${u}', () => { ${body}; });\n`;
@@ -290,5 +292,47 @@ const tsc: Runner = {
   unitName: (u) => u,
 };
 
-export const RUNNERS = { nodeTest, vitest, unittest, pytest, goTest, cargoTest, tsc } as const;
+const haveProve = probe('prove', ['--version']) && probe('perl', ['-MTest::More', '-e', '1']);
+/** Perl's TAP harness (`prove`, with Test::More): failures as `#   Failed test '<name>'`, a summary of test numbers. */
+const prove: Runner = {
+  id: 'prove',
+  missing: haveProve ? null : 'perl with prove and Test::More is not installed',
+  verify: 'prove -l t/',
+  compile: 'perl -Ilib -c lib/Units.pm',
+  base: {},
+  ignore: [],
+  env: {},
+  source(code) {
+    const local = code.local ?? 'result';
+    const fns = Object.entries(code.values).map(([u, v]) => `sub ${u} {\n    my $${local} = ${v};\n    return $${local};\n}\n`);
+    return { 'lib/Units.pm': `${code.comment ? `# ${code.comment}\n` : ''}package Units;\nuse strict;\nuse warnings;\n\n${fns.join(blank(code))}${code.syntaxError ? 'sub broken {\n' : ''}1;\n` };
+  },
+  tests(suite) {
+    const one = (u: string) => {
+      const assertion = suite.weak?.includes(u) ? `like(Units::${u}(), qr/^-?\\d+$/, '${u}');` : `is(Units::${u}(), ${suite.want[u]}, '${u}');`;
+      return suite.skip?.includes(u) ? `SKIP: { skip 'later', 1; ${assertion} }\n` : `${assertion}\n`;
+    };
+    return { 't/units.t': `use strict;\nuse warnings;\nuse Test::More;\nuse Units;\n\n${units(suite).map(one).join('')}done_testing();\n` };
+  },
+  unitName: (u) => u,
+};
+
+/**
+ * A runner's project one directory down (a monorepo package), its check run as monorepo plans
+ * write it: `cd <dir> && <check>`.
+ */
+export function inSubdir(runner: Runner, dir: string): Runner {
+  const under = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([p, c]) => [`${dir}/${p}`, c]));
+  return {
+    ...runner,
+    id: `${runner.id} in ${dir}`,
+    verify: `cd ${dir} && ${runner.verify}`,
+    compile: `cd ${dir} && ${runner.compile}`,
+    base: under(runner.base),
+    source: (code) => under(runner.source(code)),
+    tests: (suite) => under(runner.tests(suite)),
+  };
+}
+
+export const RUNNERS = { nodeTest, vitest, unittest, pytest, goTest, cargoTest, tsc, prove } as const;
 export const ALL_RUNNERS: Runner[] = Object.values(RUNNERS);
