@@ -85,6 +85,8 @@ function isPathProgram(word: string, hasArgs: boolean): boolean {
     return hasArgs || !base.includes('.') || SCRIPT_EXT.test(base);
   }
   if (/^\/[^\s]+$/.test(word)) return /^\/(?:usr\/|bin\/|sbin\/|opt\/)/.test(word);
+  // `bin/rails db:migrate`, `vendor/bin/phpstan analyse`: a `bin/` directory holds executables.
+  if (/^(?:[\w.-]+\/)*bin\/[\w.-]+$/.test(word)) return true;
   return /^[\w.-]+(?:\/[\w.-]+)+$/.test(word) && SCRIPT_EXT.test(word) && !/\.(?:js|mjs|cjs|ts)$/i.test(word);
 }
 
@@ -163,6 +165,9 @@ export function looksLikeCodeCommand(text: string, resolves: ProgramResolver = N
   return !isSentence(t) || hasShellSyntax(t);
 }
 
+/** A word of letters only, one of them beyond ASCII (`grün`, `é`, `проверка`); not `café.txt` or `--naïve=1`. */
+const NON_ENGLISH_WORD = /^(?=[^\x00-\x7f]|[A-Za-z]+[^\x00-\x7f])[\p{L}\p{M}'’-]+[.,;:!?]*$/u;
+
 /** A character of Chinese, Japanese (kana) or Korean script. */
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff60]/;
 
@@ -181,8 +186,10 @@ export function looksLikeBareCommand(text: string, resolves: ProgramResolver = N
   // A word glued to a comma (`passes,`) ends a clause of prose: `a passes, b shows x` is two.
   if (unquoted.some((w) => /[^,],$/.test(w))) return false;
   if ([...rest, ...unquoted].some((w) => STOPWORDS.has(w.toLowerCase().replace(/^[([]+/, '').replace(/[.,;:!?)\]]+$/, '')))) return false;
-  // Words in Chinese, Japanese or Korean after the command are what the line says of it (`curl GET /api 返回 JSON`).
-  if (unquoted.some((w) => CJK.test(w))) return false;
+  // Words in Chinese, Japanese or Korean after the command are what the line says of it (`curl GET /api 返回 JSON`),
+  // and so is a plain word with letters beyond ASCII (`npx jest a.test.js muss grün sein`): an argument
+  // of that shape is rare, a sentence in German, French or Portuguese is not, and where it ends is unknown.
+  if (unquoted.some((w) => CJK.test(w) || NON_ENGLISH_WORD.test(w))) return false;
   // `go home`, `find out`, `open settings`: one plain word after a program that is also an
   // English verb is prose; `cargo check`, `make build`, `npm test` are not verbs-then-object.
   if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ENGLISH_VERBS.has(first.program)) return false;
@@ -221,7 +228,7 @@ const RUN_ONCE_FLAG = /^--(?:once|no-watch|watch=false)$/;
 /** Words that hand over to a script or subcommand named by the next word (`npm run dev`, `x exec serve`). */
 const RUNNER_WORDS = new Set(['run', 'exec', 'x', 'dlx']);
 /** A URL on this machine (`http://localhost/...`, `localhost:3000`): something must already be listening there. */
-const LOCAL_URL = /(?:\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/\s"']|$)|(?<![\w.:/-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+)/i;
+export const LOCAL_URL = /(?:\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/\s"']|$)|(?<![\w.:/-])(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d+)/i;
 
 /**
  * Does a check start a process that does not end by itself, in the foreground (`npm run dev`,

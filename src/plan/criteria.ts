@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, LOCAL_URL, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -44,7 +44,8 @@ const FILLER = new Set(
 );
 
 // "no failing tests" and "without errors" are not failure expectations.
-const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b/gi;
+// "0 chart(s) failed", "no tests failed": a count of zero names what did not fail.
+const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b/gi;
 const NEGATIVE =
   /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
@@ -66,6 +67,9 @@ const SEARCH_FINDS_NONE = /\b(?:no\s+(?!such\b)[a-z]|none\b|nothing\b|zero\b)|(?
 const RUN_OR_SUCCESS =
   /\b(?:run|runs|running|ran|pass|passes|passing|passed|succeed|succeeds|success|successful|successfully|exit|exits|green|compiles?|builds?|works?|ok|clean|matches)\b|\bwithout\s+(?:any\s+)?errors\b|\b(?:no|zero|0)\s+(?:new\s+)?(?:errors?|warnings?|failures?|issues|problems|regressions)\b|\b(?:returns?|shows?|prints?|outputs?|finds?|lists?|counts?)\s+(?:at\s+least\s+(?:one|[1-9]\d*)|>=?\s*[1-9]\d*|[1-9]\d*\+|(?:a\s+|one\s+or\s+more\s+)?match(?:es)?\b)/i;
 
+/** "to see it process", "to watch the logs": what a person looks at; not "to see that it passes". */
+const TO_WATCH = /\bto\s+(?:see|watch|view|observe|eyeball|try)\b(?!\s+(?:that|whether|if)\b)/i;
+
 /**
  * What is said of a command that starts a process meant to keep running (`starts without errors`,
  * `boots`, `launches the app`, `listens on 8000`, `opens in the browser`): a server or an app the
@@ -73,8 +77,9 @@ const RUN_OR_SUCCESS =
  */
 const STARTS = /\b(?:starts?|started|boots?|booted|launch(?:es|ed)?|listens?|listening|serves?|serving)\b(?!\s+with\b)|\bopens?\s+(?:a|the|in)\b|\bis\s+(?:running|up|listening)\b/i;
 
+// (`(?<!:)`: the `::` of `cargo test report::` is the command's, not a separator before "passes".)
 const TRAILING_SUCCESS =
-  /(?:\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
+  /(?:(?<!:)\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
 
 const NAMED: Array<[NamedCheckKind, RegExp]> = [
   [
@@ -340,6 +345,11 @@ const RUN_BY_ANOTHER = /\b(?:that|which)\s+(?:runs?|calls?|invokes?|executes?|wr
 const LEFT_BY_ANOTHER = /\b(?:leaves?|leaving|left|keeps?|keeping|kept)\s*$/i;
 /** "deploy.sh contains `git pull`", "both start with `#!/bin/bash` and `set -e`": text inside a file, not a command to run. */
 const CONTENT_OF = /\b(?:contains?|containing|includes?|including|has|have|having|start(?:s|ing)?\s+with|begins?\s+with|ends?\s+with|mentions?|references?|declares?|defines?)\s+(?:(?:the|a|an)\s+)?(?:(?:line|lines|text|string|call|calls|command|commands|entry|entries|step|steps)\s+)?(?:X\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s+|\/\s*))*$/i;
+/** "Do NOT run `terraform destroy`", "Never test against your real home: `x --force ~`": what the author forbids. */
+const FORBIDS = /\b(?:do\s+not|don['’]t|never|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\b[^.!?]*$/i;
+/** "`php artisan migrate:fresh` (DROPS ALL TABLES)", "`make reset` — wipes the database": the author says it destroys data. */
+const DESTROYS_ASIDE = /^\s*(?:\(([^()]*)\)|[—–]\s*([^.;]*)|\s-\s+([^.;]*))/;
+const DESTROYS = /\b(?:drops?|dropping|wipes?|wiping|deletes?|deleting|destroys?|destroying|erases?|erasing|truncates?|truncating|overwrites?|overwriting|nukes?)\b/i;
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
 const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
 
@@ -370,6 +380,9 @@ function notChecks(s: string, spans: Span[], wrappedFrom = ''): void {
     // A sentence wrapped right before the span ("... and leaves" / "`git diff` clean"): its words are the previous line's.
     if (before.trim() === '' && wrappedFrom) before = wrappedFrom.replace(/`/g, '');
     if (RUN_BY_ANOTHER.test(before) || LEFT_BY_ANOTHER.test(before)) return false;
+    if (FORBIDS.test(s.slice(0, sp.start).replace(/`[^`]*`/g, 'X'))) return false;
+    const aside = DESTROYS_ASIDE.exec(s.slice(sp.end));
+    if (aside && DESTROYS.test(aside[1] ?? aside[2] ?? aside[3] ?? '')) return false;
     if (SETUP_PURPOSE.test(s.slice(sp.end))) return false;
     return true;
   });
@@ -429,7 +442,8 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     }
     remainder = decodeEntities(remainder + s.slice(last)).replace(/`/g, '');
     // "Manual smoke test: `... | cargo run` -- verify data displays correctly": a person runs it.
-    const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder);
+    // "Run a worker locally to see it process: `...`": a person runs it to watch what happens.
+    const byHand = /\bmanual(?:ly)?\b|\bby\s+hand\b|\bvisual(?:ly)?\b|\beyeball/i.test(remainder) || TO_WATCH.test(remainder);
     // A criterion that is nothing but the command (and an aside in parentheses) asks for it to succeed.
     const onlyCommand = remainder.replace(/\([^()]*\)/g, '').replace(/[\s.,;:—–-]+/g, '') === '';
     // "`make` in src-c/", "`cargo build` inside \`src-rust/\`": the author runs it in another directory.
@@ -438,7 +452,8 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const findsNone = commandSpans.every((span) => isSearch(span.content)) && SEARCH_FINDS_NONE.test(remainder.replace(NOT_NEGATIVE, ' '));
     const acceptInline = !byHand && !elsewhere && !findsNone && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
     // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
-    const startsSomething = STARTS.test(remainder);
+    // "`./gradlew bootRun` then GET http://localhost:8080/health": the line probes what the command starts.
+    const startsSomething = STARTS.test(remainder) || LOCAL_URL.test(remainder);
     let held = false;
     if (acceptInline) {
       for (const span of commandSpans) {
@@ -458,7 +473,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
-      if (!isLongRunning(bare.command) && !STARTS.test(bare.rest) && !mention) {
+      if (!isLongRunning(bare.command) && !STARTS.test(bare.rest) && !LOCAL_URL.test(bare.rest) && !mention) {
         checks.push({ kind: 'command_succeeds', command: bare.command, source });
         remainder = bare.rest;
         manual = hasNonFiller(bare.rest);
@@ -468,7 +483,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
       // (outside quotes and parentheses), when the whole line is not one command. A clause
       // counts only when an installed program (not a builtin or a path) with arguments is
       // followed by words that say it succeeds (`passes`, `exits 0`).
-      const clauses = clausesOf(decodedLine);
+      const clauses = clausesOf(decodedLine).flatMap((clause) => andClauses(clause, ctx.resolves));
       if (clauses.length > 1) {
         const rests: string[] = [];
         for (const clause of clauses) {
@@ -703,6 +718,24 @@ function quoteAfter(line: string, state: QuoteState): QuoteState {
     else if (c === q) q = null;
   }
   return q;
+}
+
+/**
+ * `go build ./... succeeds and go vet ./x/... reports nothing`: a clause split again at each ` and `
+ * (outside quotes) that an installed program follows; `a and b` where `b` is no program stays whole.
+ */
+function andClauses(clause: string, resolves: ProgramResolver | undefined): string[] {
+  const masked = clause.replace(/"[^"]*"|'[^']*'|`[^`]*`/g, (q) => 'Q'.repeat(q.length));
+  const out: string[] = [];
+  let start = 0;
+  for (const m of masked.matchAll(/\s+and\s+/g)) {
+    const next = clause.slice(m.index! + m[0].length);
+    if (!installedProgram(next, resolves)) continue;
+    out.push(clause.slice(start, m.index).trim());
+    start = m.index! + m[0].length;
+  }
+  out.push(clause.slice(start).trim());
+  return out.filter((c) => c !== '');
 }
 
 /** A line's clauses at `, ` and `; ` outside quotes and parentheses. */

@@ -495,3 +495,62 @@ describe('round 4, after scoring the fresh set: more text that names commands wi
     expect(p.tasks[0]!.decision).toBe('loop');
   });
 });
+
+describe('round 5: what the author forbids or says destroys data, a line probing what it starts, and commands cut short', () => {
+  it('a command the line forbids is not run (Do not, Never, must not, avoid)', () => {
+    expect(checksOf('- Do not run `git reset --hard origin/main` on a shared branch', 'done')).toEqual([]);
+    expect(checksOf("- Don't use `make clean-all` here: it removes the caches", 'done')).toEqual([]);
+    expect(checksOf('Never point the tests at production: `DB=prod ./run-tests.sh` would wipe it.', 'done')).toEqual([]);
+    // Only the sentence that forbids it: the next sentence's command is still a check.
+    expect(checksOf('Never run `make deploy` from a laptop. `make check` passes.', 'done')).toEqual(['make check']);
+  });
+
+  it('a command the line says drops, wipes or deletes data is not run, in an aside or after a dash', () => {
+    expect(checksOf('- Clean slate: `make db-reset` (drops every table)', 'done')).toEqual([]);
+    expect(checksOf('- `python scripts/purge.py --all` — deletes all uploads', 'done')).toEqual([]);
+    // An aside that says something else keeps the check.
+    expect(checksOf('- Schema valid: `npx prisma validate` (prisma 5)', 'done')).toEqual(['npx prisma validate']);
+  });
+
+  it('a command followed by a local URL the line then probes starts what it probes: manual', () => {
+    expect(checksOf('- `make run-api` then GET http://127.0.0.1:9000/status returns ok', 'done')).toEqual([]);
+    expect(checksOf('`go run ./cmd/web`, then open http://localhost:8081 in a browser')).toEqual([]);
+    expect(checksOf('make run-api and visit localhost:9000/status')).toEqual([]);
+  });
+
+  it('a command a person runs to see or watch something is manual; "to see that it passes" is a check', () => {
+    expect(checksOf('- Run one consumer pass to watch it drain the queue: `python -m app.consumer --once`')).toEqual([]);
+    expect(checksOf('- Run a worker locally to see it process: `python -m app.worker --burst`', 'done')).toEqual([]);
+    expect(checksOf('- Run `pytest tests/e2e -q` to see that the flow passes', 'done')).toEqual(['pytest tests/e2e -q']);
+  });
+
+  it('`report::` in a test filter keeps its colons before "passes"', () => {
+    expect(checksOf('cargo test parser::tokens:: passes')).toEqual(['cargo test parser::tokens::']);
+  });
+
+  it('a program under a bin/ directory resolves like ./bin/x', () => {
+    expect(checksOf('bin/setup --check && bin/test unit')).toEqual(['bin/setup --check && bin/test unit']);
+    expect(checksOf('- `tools/bin/lint-all --strict` — no warnings')).toEqual(['tools/bin/lint-all --strict']);
+  });
+
+  it('"0 files failed", "no specs failed": a count of zero is not a failure the line expects', () => {
+    expect(checksOf('| Lint | `npx eslint src` | 0 file(s) failed |')).toEqual(['npx eslint src']);
+    expect(checksOf('- `npx jest` — no suites failed')).toEqual(['npx jest']);
+    expect(checksOf('- `npx jest src/a` fails')).toEqual([]);
+  });
+
+  it('a <verify> line of clauses joined by "and" reads each clause; a clause said to report nothing is left to a person', () => {
+    expect(checksOf('go test ./... passes and cargo test -p core succeeds')).toEqual(['go test ./...', 'cargo test -p core']);
+    expect(checksOf('make build succeeds and go vet ./pkg/... reports nothing')).toEqual(['make build']);
+    // "and" inside a quoted argument, or before words that are no program, is the clause's own.
+    expect(checksOf('grep -q "rock and roll" notes.txt')).toEqual(['grep -q "rock and roll" notes.txt']);
+  });
+
+  it('a bare line whose words after the command are in another Latin-script language is prose, not arguments', () => {
+    expect(checksOf('pytest tests/test_prix.py doit réussir', 'verify')).toEqual([]);
+    expect(checksOf('- cargo test --lib muss grün sein', 'done')).toEqual([]);
+    // A file name with such letters is an argument; so is a quoted one.
+    expect(checksOf('python3 scripts/résumé.py --check')).toEqual(['python3 scripts/résumé.py --check']);
+    expect(checksOf('grep -q "Größe" src/labels.txt')).toEqual(['grep -q "Größe" src/labels.txt']);
+  });
+});
