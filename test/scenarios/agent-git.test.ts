@@ -220,6 +220,68 @@ describe.concurrent('ralf task verify (the hosts\' path) with an agent that uses
     expect(s.results[0]!.json.message).toContain(`put it back with \`${lost.restore_command}\``);
     sh(s, lost.restore_command);
     expect([s.read('USER.md'), s.read('STAGED.md'), s.read('notes.txt')]).toEqual([USER_MD, STAGED_MD, NOTES]);
+    // The stash unstaged STAGED.md: named too (was: not said, and not restored by the command above).
+    const staging = s.results[0]!.json.uncommitted_staging;
+    expect(staging.paths).toEqual(['STAGED.md']);
+    sh(s, staging.restore_command);
+    expectUserWorkKept(s, expect);
+  }, 60_000);
+
+  it('`git add -A` (no commit) mid-loop: the answer names the user\'s files whose staging changed (was: nothing said), and its command, run as written, puts the user\'s staging back', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    const trail = await s.play([
+      (x) => {
+        x.fix('alpha');
+        sh(x, 'git add -A');
+      },
+      (x) => x.fix('bravo'),
+    ]);
+    expect(trail, s.explain()).toEqual(['retry+', 'pass']);
+    const staging = s.results[0]!.json.uncommitted_staging;
+    // STAGED.md was staged as it is: its staging did not change; src/units.js is the task's.
+    expect(staging.paths).toEqual(['USER.md', 'notes.txt']);
+    expect(s.results[0]!.json.message).toContain(`\`${staging.restore_command}\``);
+    expect(s.results[0]!.json.uncommitted_lost).toBeUndefined();
+    sh(s, staging.restore_command);
+    expect(s.git('status', '--porcelain', '--', 'USER.md', 'STAGED.md', 'notes.txt')).toBe('M  STAGED.md\n M USER.md\n?? notes.txt\n');
+    expect([s.read('USER.md'), s.read('STAGED.md'), s.read('notes.txt')]).toEqual([USER_MD, STAGED_MD, NOTES]);
+  }, 60_000);
+
+  it('after `task reset`, `git stash -u` then the fix: the user\'s work it took is still named (was: nothing recorded after a reset: a rule4 stop for the user\'s untracked file, nothing said); both printed commands, run as written, bring back the files and their staging', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    expect(await s.play([(x) => x.fix('alpha'), () => {}])).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    expect((await s.ralf(['task', 'reset', PLAN, '1'])).exitCode).toBe(0);
+    const trail = await s.play([
+      (x) => {
+        sh(x, 'git stash -q -u');
+        x.fix('alpha', 'bravo');
+      },
+    ]);
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint', 'pass']);
+    const last = s.results.at(-1)!.json;
+    expect(last.uncommitted_lost.paths).toEqual(['STAGED.md', 'USER.md', 'notes.txt']);
+    expect(last.uncommitted_staging.paths).toEqual(['STAGED.md']);
+    sh(s, last.uncommitted_lost.restore_command);
+    sh(s, last.uncommitted_staging.restore_command);
+    expectUserWorkKept(s, expect);
+  }, 60_000);
+
+  it('after `task reset`, the agent drops its earlier attempt (`git checkout -- src/units.js`): not the user\'s work, no false alarm', async ({ expect }) => {
+    const s = project();
+    await started(s);
+    expect(await s.play([(x) => x.fix('alpha'), () => {}])).toEqual(['retry+', 'stop:repeated_fingerprint']);
+    expect((await s.ralf(['task', 'reset', PLAN, '1'])).exitCode).toBe(0);
+    const trail = await s.play([
+      (x) => {
+        sh(x, 'git checkout -q -- src/units.js');
+        x.edit({ code: { values: { alpha: 0 } } });
+      },
+      (x) => x.fix('alpha', 'bravo'),
+    ]);
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint', 'retry+', 'pass']);
+    expect(s.results.slice(2).map((r) => [r.json.uncommitted_lost, r.json.uncommitted_staging])).toEqual([[undefined, undefined], [undefined, undefined]]);
   }, 60_000);
 
   for (const wipe of ['rm -rf .planning/ralf', 'git clean -fdxq -e .home -e node_modules']) {

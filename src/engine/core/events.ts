@@ -83,7 +83,7 @@ export type LoopEvent =
   /** SIGINT/SIGTERM, the STOP flag file, or `ralf run` aborting. Never counts; the next verify resumes. */
   | { type: 'interrupted'; now: string; cause: 'signal' | 'stop_flag' | 'external'; signal?: string | null }
   /** `ralf task reset`: a fresh loop from `start_ref` (the working tree at reset time); what ran is kept as a segment. */
-  | { type: 'reset'; now: string; start_ref: string | null }
+  | { type: 'reset'; now: string; start_ref: string | null; uncommitted_at_start?: UncommittedAtStart | null }
   /** `ralf task approve`: the Rule 4 stop is answered; a fresh loop from the SAME start (the approved change stays visible to the guard, subtracted). */
   | { type: 'approved'; now: string; findings: string[] }
   /** `ralf task defer`: stopped for good (`deferred`); the plan goes on without the task. */

@@ -369,7 +369,8 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
 
     case 'reset': {
       const fresh = newLoopState({ scope: loop.scope, task_number: loop.task_number, task_name: loop.task_name, max_iterations: ctx.limits.max_iterations });
-      const state: LoopState = { ...fresh, ...withSegment(loop, event.now, 'reset'), start_ref: event.start_ref, start_source: 'reset', updated_at: event.now, ...(loop.session ? { session: loop.session } : {}) };
+      // The user's work in the tree it restarts on (reset-task.ts): a git command taking it is still seen.
+      const state: LoopState = { ...fresh, ...withSegment(loop, event.now, 'reset'), start_ref: event.start_ref, start_source: 'reset', updated_at: event.now, ...(event.uncommitted_at_start ? { uncommitted_at_start: event.uncommitted_at_start } : {}), ...(loop.session ? { session: loop.session } : {}) };
       return { state, decision: decisionOf(state, { message: `${label(loop)}'s loop was reset (${loop.iterations.length} iteration${loop.iterations.length === 1 ? '' : 's'} kept in its history; the budget starts again).`, next: `Run \`${verifyCommand(loop, ctx)}\` after the next change.` }) };
     }
 
@@ -388,6 +389,7 @@ export function reduce(loop: LoopState, event: LoopEvent, ctx: LoopContext): Red
         ...(loop.check_written ? { check_written: loop.check_written } : {}),
         ...(loop.checks_at_start ? { checks_at_start: loop.checks_at_start } : {}),
         ...(loop.settings_at_start ? { settings_at_start: loop.settings_at_start } : {}),
+        ...(loop.uncommitted_at_start ? { uncommitted_at_start: loop.uncommitted_at_start } : {}),
         ...(loop.session ? { session: loop.session } : {}),
       };
       const what = event.findings.length > 0 ? event.findings.join('; ') : 'the architectural change the agent proposed';

@@ -6,7 +6,10 @@
  * held then, or gone as HEAD had it, knows a `git stash`, `reset --hard`, `checkout -- .` or
  * `clean -fd` took that work: never the task's. On the hosts' path the agent drives, so the verify
  * says so and names the command that brings it back from the start snapshot (kept under the
- * loop's ref); `ralf run` puts it back itself (src/run/iteration-snapshots.ts).
+ * loop's ref); `ralf run` puts it back itself (src/run/iteration-snapshots.ts). The same holds
+ * for what the user had staged (the index where the task started, kept as a tree): a `git add -A`
+ * or a stash changes it without touching a file. A `ralf task reset` records it all again from the
+ * tree it restarts on, less the loop's own earlier attempts.
  */
 import { shellWord } from './commands.js';
 
@@ -17,15 +20,30 @@ export interface UncommittedAtStart {
   paths: string[];
   /** How many more there were. */
   more: number;
+  /** The user's index then (what was staged), written as a tree; absent when it could not be (a merge conflict). */
+  index?: string;
 }
 
 /** Paths remembered per loop (the state stays bounded whatever the repository holds). */
 export const UNCOMMITTED_LISTED = 200;
 
-export function uncommittedAtStart(head: string, paths: string[]): UncommittedAtStart | null {
+export function uncommittedAtStart(head: string, paths: string[], index?: string | null): UncommittedAtStart | null {
   if (paths.length === 0) return null;
   const sorted = [...paths].sort();
-  return { head, paths: sorted.slice(0, UNCOMMITTED_LISTED), more: Math.max(0, sorted.length - UNCOMMITTED_LISTED) };
+  return { head, paths: sorted.slice(0, UNCOMMITTED_LISTED), more: Math.max(0, sorted.length - UNCOMMITTED_LISTED), ...(index ? { index } : {}) };
+}
+
+/**
+ * The user's paths where a reset restarts a loop: of the paths that differ from HEAD in the new
+ * start, those the loop did not change since its old start (`changedByLoop`; null: unknown, so
+ * every path counts as changed), and those that held the user's work at the old start. The
+ * loop's own earlier attempts are in the new start as well: an agent that drops one
+ * (`git checkout -- <its file>`) after the reset takes nothing of the user's.
+ */
+export function userPathsAtReset(differingFromHead: string[], changedByLoop: string[] | null, before: UncommittedAtStart | null | undefined): string[] {
+  const changed = new Set(changedByLoop ?? differingFromHead);
+  const users = new Set(before?.paths ?? []);
+  return differingFromHead.filter((p) => !changed.has(p) || users.has(p));
 }
 
 /** The remembered paths that no longer differ from the start's HEAD: their uncommitted work is gone. */
@@ -36,8 +54,7 @@ export function uncommittedLost(atStart: UncommittedAtStart, stillDiffering: str
 
 /** `git restore --source=<start tree> -- <paths>`, shell-quoted. */
 export function restoreFromStartCommand(startTree: string, paths: string[]): string {
-  // Paths, not patterns: a file named `*` is that file.
-  return ['git', 'restore', `--source=${startTree}`, '--', ...paths.map((p) => (/[*?[\]\\]|^:/.test(p) ? `:(literal)${p}` : p))].map(shellWord).join(' ');
+  return ['git', 'restore', `--source=${startTree}`, '--', ...paths.map(literal)].map(shellWord).join(' ');
 }
 
 /** What the verify answer says about it; `restore`: restoreFromStartCommand's text. */
@@ -57,6 +74,27 @@ export function uncommittedCommitted(atStart: UncommittedAtStart, differingFromS
 /** What the verify answer says about it. */
 export function committedNote(paths: string[], range: string): string {
   return `Note: ${listed(paths)} held the user's uncommitted work when the task started, and the commits made since (${range}) hold it: committing it was not the task's. Commit only this task's files (\`git add <file>\` one by one), and tell the human (\`git log --stat ${range}\` shows what was committed).`;
+}
+
+/** The remembered paths whose staging now differs from the user's index at the start (`indexDiffering`: the remembered paths where it does). */
+export function stagingChanged(atStart: UncommittedAtStart, indexDiffering: string[]): string[] {
+  const differing = new Set(indexDiffering);
+  return atStart.paths.filter((p) => differing.has(p));
+}
+
+/** `git restore --staged --source=<start index tree> -- <paths>`, shell-quoted: the index entries as they were (a path not staged then leaves the index), the files untouched. */
+export function restoreStagingCommand(indexTree: string, paths: string[]): string {
+  return ['git', 'restore', '--staged', `--source=${indexTree}`, '--', ...paths.map(literal)].map(shellWord).join(' ');
+}
+
+/** What the verify answer says about it; `restore`: restoreStagingCommand's text. */
+export function stagingNote(paths: string[], restore: string): string {
+  return `Note: what the user had staged of ${listed(paths)} (their uncommitted work when the task started) changed: a git add, stash or reset did it. It is not the task's: put the user's staging back with \`${restore}\` (it leaves the files as they are), and never stage or unstage files you did not change.`;
+}
+
+/** A path, never a pattern: a file named `*` is that file. */
+function literal(p: string): string {
+  return /[*?[\]\\]|^:/.test(p) ? `:(literal)${p}` : p;
 }
 
 /** The first eight paths, then how many more. */

@@ -22,6 +22,8 @@ export function loopTrees(loop: LoopState): Array<[string, string]> {
     if (tree && /^[0-9a-f]{40,64}$/.test(tree) && !out.has(name)) out.set(name, tree);
   };
   add('start', loop.start_ref);
+  // What the user had staged where the loop started: the command that puts it back needs it.
+  add('start-index', loop.uncommitted_at_start?.index);
   const segments = [...(loop.segments ?? []).map((s) => s.iterations), loop.iterations];
   segments.forEach((iterations, i) => iterations.forEach((it) => add(`s${i + 1}-iteration-${it.iteration}`, it.tree)));
   return [...out];

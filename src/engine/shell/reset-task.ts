@@ -12,6 +12,7 @@ import { untrackedFileCapBytes } from '../../git/snapshot.js';
 import { commandInvocation } from './invocation.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
 import { keepLoopTrees } from './keep-loop.js';
+import { userWorkAtStart } from './user-work-at-start.js';
 
 export interface ResetOptions extends ConfigOptions {
   planPath: string;
@@ -68,7 +69,10 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
   for (const w of present) {
     const found = findLoop(state, w.scope, w.task)!;
     const loop = found.loop;
-    const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event: { type: 'reset', now, start_ref: startRef }, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
+    // The user's work in the tree the loop restarts on, less the loop's own earlier attempts.
+    const uncommitted = startRef !== null ? await userWorkAtStart(target.projectRoot, startRef, { startRef: loop.start_ref, before: loop.uncommitted_at_start }) : null;
+    const event = { type: 'reset' as const, now, start_ref: startRef, ...(uncommitted ? { uncommitted_at_start: uncommitted } : {}) };
+    const r = applyEvent({ target, scope: w.scope, taskNumber: w.task, taskName: loop.task_name, taskKey: w.scope === 'task' ? found.key : undefined, event, ctx, action: 'reset', lockWaitMs: options.lockWaitMs });
     reset.push(actionOutcome('reset', target, r, 0));
     if (startRef !== null) await keepLoopTrees(target.projectRoot, target.stateId, w.scope === 'task' ? found.key : null, r.loop);
   }

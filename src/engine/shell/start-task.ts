@@ -18,10 +18,7 @@ import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions 
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { refuseUnlessLooped } from './refusal.js';
 import type { LoopState } from '../core/types.js';
-import { uncommittedAtStart, type UncommittedAtStart } from '../core/uncommitted.js';
-import { runGit } from '../../git/run-git.js';
-import { readHead } from '../../git/repo.js';
-import { RALF_STATE_DIR } from '../../git/pathspec.js';
+import { userWorkAtStart } from './user-work-at-start.js';
 
 export interface StartOptions extends ConfigOptions {
   planPath: string;
@@ -45,7 +42,7 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   const taskKey = taskKeyOf(loaded.plan.tasks, task.number);
   const baseline = await runBaseline(deps, loaded, task.checks, now);
   // The user's uncommitted work the task starts on: a verify then tells when a git command took it.
-  const uncommitted = startRef !== null ? await uncommittedPaths(loaded.projectRoot, startRef) : null;
+  const uncommitted = startRef !== null ? await userWorkAtStart(loaded.projectRoot, startRef) : null;
   const r = applyEvent({
     target: loaded,
     scope: 'task',
@@ -63,18 +60,6 @@ export async function startTask(options: StartOptions): Promise<ActionOutcome> {
   });
   if (startRef !== null) await keepLoopTrees(loaded.projectRoot, loaded.stateId, taskKeyOf(loaded.plan.tasks, task.number), r.loop);
   return actionOutcome('start', loaded, r, 0);
-}
-
-/** Paths whose content in the start snapshot differs from HEAD's (the user's uncommitted work), with HEAD's commit. */
-async function uncommittedPaths(root: string, startRef: string): Promise<UncommittedAtStart | null> {
-  try {
-    const head = await readHead(root);
-    if (!head) return null;
-    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', head, startRef, '--', '.', `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
-    return uncommittedAtStart(head, r.stdout.toString('utf8').split('\0').filter(Boolean));
-  } catch {
-    return null;
-  }
 }
 
 /** The task's checks on the untouched tree (failures only are kept), or null when off or nothing to run. */

@@ -20,7 +20,7 @@ import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
 import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
-import { committedNote, lostNote, restoreFromStartCommand, uncommittedCommitted, uncommittedLost } from '../core/uncommitted.js';
+import { committedNote, lostNote, restoreFromStartCommand, restoreStagingCommand, stagingChanged, stagingNote, uncommittedCommitted, uncommittedLost, type UncommittedAtStart } from '../core/uncommitted.js';
 import { runGit } from '../../git/run-git.js';
 import { readHead } from '../../git/repo.js';
 import { literalPathspec } from '../../git/pathspec.js';
@@ -107,6 +107,8 @@ export interface VerifyOutcome {
   uncommitted_lost?: { paths: string[]; restore_command: string };
   /** The user's uncommitted work at the task's start that the commits since hold as the user had it (`git add -A`, `commit -a`), and that range of commits (core/uncommitted.ts). */
   uncommitted_committed?: { paths: string[]; commits: string };
+  /** The user's uncommitted work at the task's start whose staging changed since (`git add -A`, a stash) while HEAD stayed, with the command that puts that staging back (core/uncommitted.ts). */
+  uncommitted_staging?: { paths: string[]; restore_command: string };
   /**
    * The plan's checks for this scope as they are now, when they were edited since the loop
    * started: these did NOT run; `checks` are the ones the loop started with.
@@ -288,6 +290,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // The user's uncommitted work a git command took since the task started (core/uncommitted.ts).
   let userWorkLost: { paths: string[]; restore_command: string } | null = null;
   let userWorkCommitted: { paths: string[]; commits: string } | null = null;
+  let userStagingChanged: { paths: string[]; restore_command: string } | null = null;
   // The plan's scope, until the checks the loop started with replace edited ones (below).
   let scope = planScope;
   let ctx = loopContext(loaded, loaded.effective, loaded.plan, scope.taskNumber);
@@ -332,11 +335,12 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     manual: scope.manual,
     requires_confirmation: requiresConfirmation,
     warning: decision.warning,
-    message: [decision.message, ...(userWorkLost ? [lostNote(userWorkLost.paths, userWorkLost.restore_command)] : []), ...(userWorkCommitted ? [committedNote(userWorkCommitted.paths, userWorkCommitted.commits)] : []), ...(loaded.recovered_state ? [recoveredNote(loaded.recovered_state)] : [])].join(' '),
+    message: [decision.message, ...(userWorkLost ? [lostNote(userWorkLost.paths, userWorkLost.restore_command)] : []), ...(userWorkCommitted ? [committedNote(userWorkCommitted.paths, userWorkCommitted.commits)] : []), ...(userStagingChanged ? [stagingNote(userStagingChanged.paths, userStagingChanged.restore_command)] : []), ...(loaded.recovered_state ? [recoveredNote(loaded.recovered_state)] : [])].join(' '),
     next: decision.next,
     ...(loaded.recovered_state ? { state_recovered: loaded.recovered_state } : {}),
     ...(userWorkLost ? { uncommitted_lost: userWorkLost } : {}),
     ...(userWorkCommitted ? { uncommitted_committed: userWorkCommitted } : {}),
+    ...(userStagingChanged ? { uncommitted_staging: userStagingChanged } : {}),
     interrupted,
     handoff: decision.handoff,
     state_path: loaded.paths.state,
@@ -429,7 +433,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   );
 
   const uncommittedStart = before?.uncommitted_at_start;
-  const lostP = settle(uncommittedStart && tree !== null && startRef !== null ? userWorkNow(root, uncommittedStart.head, startRef, tree, uncommittedStart.paths) : Promise.resolve(null));
+  const lostP = settle(uncommittedStart && tree !== null && startRef !== null ? userWorkNow(root, uncommittedStart, startRef, tree) : Promise.resolve(null));
 
   // A confirmation of the green result just reported, on the very same tree with the same
   // checks, needs no second run: reuse it.
@@ -486,6 +490,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     if (lost.length > 0) userWorkLost = { paths: lost, restore_command: restoreFromStartCommand(startRef, lost) };
     const committed = userWork.differingFromStart === null ? [] : uncommittedCommitted(uncommittedStart, userWork.differingFromStart);
     if (committed.length > 0) userWorkCommitted = { paths: committed, commits: `${uncommittedStart.head.slice(0, 12)}..${userWork.head.slice(0, 12)}` };
+    const restaged = userWork.stagingDiffering === null || !uncommittedStart.index ? [] : stagingChanged(uncommittedStart, userWork.stagingDiffering);
+    if (restaged.length > 0) userStagingChanged = { paths: restaged, restore_command: restoreStagingCommand(uncommittedStart.index!, restaged) };
   }
   // allow: only once the agent changed something, so an idle agent never passes on old failures.
   const baseline = before?.baseline ?? null;
@@ -643,15 +649,16 @@ function unwrap<T>(s: Settled<T>): T {
  * when HEAD moved since, those whose content in HEAD differs from the start snapshot (the others
  * were committed as the user had them).
  */
-async function userWorkNow(root: string, head: string, startRef: string, tree: string, paths: string[]): Promise<{ stillDiffering: string[]; differingFromStart: string[] | null; head: string } | null> {
-  const names = async (from: string, to: string) => {
-    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', from, to, '--', ...paths.map(literalPathspec)], { cwd: root });
-    return r.stdout.toString('utf8').split('\0').filter(Boolean);
-  };
+async function userWorkNow(root: string, atStart: UncommittedAtStart, startRef: string, tree: string): Promise<{ stillDiffering: string[]; differingFromStart: string[] | null; stagingDiffering: string[] | null; head: string } | null> {
+  const specs = atStart.paths.map(literalPathspec);
+  const names = async (args: string[]) => (await runGit([...args, '--', ...specs], { cwd: root })).stdout.toString('utf8').split('\0').filter(Boolean);
+  const diffTree = (from: string, to: string) => names(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', from, to]);
   try {
-    const [stillDiffering, headNow] = await Promise.all([names(head, tree), readHead(root)]);
-    const moved = headNow !== '' && headNow !== head;
-    return { stillDiffering, differingFromStart: moved ? await names(startRef, headNow) : null, head: headNow || head };
+    // What is staged now against what the user had staged at the start (read-only: --cached reads the index, not the files).
+    const [stillDiffering, headNow, staged] = await Promise.all([diffTree(atStart.head, tree), readHead(root), atStart.index ? names(['diff-index', '--cached', '--no-renames', '--name-only', '-z', '--relative', atStart.index]) : Promise.resolve(null)]);
+    const moved = headNow !== '' && headNow !== atStart.head;
+    // After a commit the index is the new HEAD's: what the commit took in is said instead (uncommitted_committed).
+    return { stillDiffering, differingFromStart: moved ? await diffTree(startRef, headNow) : null, stagingDiffering: moved ? null : staged, head: headNow || atStart.head };
   } catch {
     return null;
   }
