@@ -47,6 +47,7 @@ import { dropVolatileFields, SPACES, basename, normalizeName, normalizeValues, s
 import {
   SCORE_EXCEPTION,
   SCORE_LOCATED,
+  SCORE_NOTE,
   SCORE_STRONG,
   SCORE_WEAK,
   SCORE_WRAPPER,
@@ -417,7 +418,10 @@ function followUp(lines: Line[], index: number, primary: string): string {
   for (let j = index + 1; j < Math.min(lines.length, index + 12) && out.length < want; j++) {
     const t = lines[j]!.text;
     if ((body > 1 || (generic && body > 0)) && j > index + body) break;
-    if (lineKind(lines[j]!) !== 'text' || /^\s*[+-]\s/.test(t)) continue;
+    const kind = lineKind(lines[j]!);
+    // (a rule closes the block: what comes after it is not this error's, `--------------------`)
+    if (kind === 'separator' && isRule(t)) break;
+    if (kind !== 'text' || /^\s*[+-]\s/.test(t)) continue;
     if (isWrapper(t) || isTracebackStart(t) || TEST_STATUS.test(t)) break;
     if (lineScore(lines[j]!) >= SCORE_LOCATED && !(colon && out.length === 0)) break;
     // The source a pointer under it marks (`...wed", "currency": 'EUR',` over `-----^`) is a
@@ -436,6 +440,15 @@ function followUp(lines: Line[], index: number, primary: string): string {
   }
   if (pointed) out.push(pointed);
   return out.join(' ; ');
+}
+
+/**
+ * A rule drawn across: four or more of `-`, `=`, `─`, `━`, `═`, `⎯` and nothing else (not YAML's
+ * `---`, which opens TAP's diagnostics under a failing test).
+ */
+function isRule(text: string): boolean {
+  const t = text.trim();
+  return t.length >= 4 && [...t].every((ch) => '-=─━═⎯'.includes(ch));
 }
 
 const PY_FRAME = /^\s*File "([^"]+)", line \d+(?:, in (\S.*?))?\s*$/;
@@ -514,8 +527,8 @@ function crashSite(lines: Line[], index: number): string {
   return normalizeValues(out.join(' ; '));
 }
 
-/** A numbered source excerpt line (`> 9 │ code`, `  11 | code`): its `>` marks the spot. */
-const EXCERPT = /^\s*(?:(>)\s*)?\d+\s*[|│]\s?(.*\S)\s*$/;
+/** A numbered source excerpt line (`> 9 │ code`, `>> 6| code`, `  11 | code`): its `>` marks the spot. */
+const EXCERPT = /^\s*(?:(>>?)\s*)?\d+\s*[|│]\s?(.*\S)\s*$/;
 /** The gutter line under an excerpt that points at the spot: `  │   ^^^^^^`. */
 const POINTER = /^\s*[|│]\s*[\^~]+/;
 
@@ -767,7 +780,8 @@ export function fingerprintLines(lines: Line[], opts: FingerprintOptions = {}): 
   if (follow === '' && details === '' && score > SCORE_WRAPPER && saysOnlyThatItFailed(primary)) {
     const ctx = contextAbove(lines, index);
     // (not a header that only says where: the line chosen is its message)
-    if (ctx >= 0 && lineScore(lines[ctx]!) > 0 && specifics(lines[ctx]!.text) !== '') {
+    // (nor a note or an info-level log line: `INFO … found files total=3`)
+    if (ctx >= 0 && lineScore(lines[ctx]!) > SCORE_NOTE && specifics(lines[ctx]!.text) !== '') {
       parts.unshift(describeLine(lines, ctx));
       source = ctx;
     }

@@ -47,9 +47,9 @@ const FRAME = [
 ];
 
 const CODE = [
-  // A numbered gutter, also behind a marker or comment sign (`> 9 |`, `%    7|` erlc) or an `L`
+  // A numbered gutter, also behind a marker or comment sign (`> 9 |`, `>> 6|` ejs, `%    7|` erlc) or an `L`
   // (`L10 |`): the source line, not the message.
-  /^\s*(?:[>%#;]\s*)?L?\d+\s*[|│]/,
+  /^\s*(?:(?:>>?|[%#;])\s*)?L?\d+\s*[|│]/,
   /^\s*\d+:\s{2,}\S/,
   // (and the box a report draws around its excerpt: `╭─[ src/main.js:2:22 ]`)
   /^\s*(?:[%#;]\s*)?(?:[|│╭┌]|,-\[)/,
@@ -77,9 +77,9 @@ const SUMMARY = [
   /^\s*(?:ERROR|HEAP|LEAK) SUMMARY:/,
   /^\s*(?:definitely lost|indirectly lost|possibly lost|still reachable|suppressed|in use at exit|total heap usage): /,
 ];
-// Not after a word: `build step 1 failed` is a message, `1 failed, 2 passed` a tally; also a
-// share (`3 of 5 tests failed`) and a count after its word (`FAILED (failures=2, errors=1)`).
-const COUNT_PHRASE = /(?<![A-Za-z] )\b\d+\s+(?:of\s+\d+\s+(?:tests?|examples?|specs?)\s+)?(?:passed|failed|passing|failing|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b|\b(?:failures|errors)=\d+\b/gi;
+// Not after a word: `build step 1 failed` is a message, `1 failed, 2 passed`, ` 3 fail` a tally; also a
+// share (`3 of 5 tests failed`, `2/4 test failures`) and a count after its word (`FAILED (failures=2, errors=1)`).
+const COUNT_PHRASE = /(?<![A-Za-z] )\b\d+(?:(?:\s+of\s+|\/)\d+\s+(?:tests?|examples?|specs?))?\s+(?:passed|failed|passing|failing|pass|fail|errors?|warnings?|problems?|tests?|total|skipped|pending|todo|suites?|files?|failures?|examples?|assertions?|items?|ignored|measured|filtered out|deselected|xfailed|xpassed|rerun|snapshots?|cancelled)\b|\b(?:failures|errors)=\d+\b/gi;
 
 const PASS = [
   /^\s*[✓✔√]\s/,
@@ -202,8 +202,8 @@ export function failureTally(lines: Line[]): number {
     let sum = 0;
     let failed = false;
     for (const m of line.text.matchAll(COUNT_PHRASE)) {
-      // (`3 failed`, `3 of 5 tests failed`: the count first, the word last; `failures=3`: the word first)
-      const words = m[0].toLowerCase().split(/[\s=]+/);
+      // (`3 failed`, `3 of 5 tests failed`, `2/4 test failures`: the count first, the word last; `failures=3`: the word first)
+      const words = m[0].toLowerCase().split(/[\s=/]+/);
       const counted = m[0].includes('=');
       const n = (counted ? words[1] : words[0])!;
       const word = (counted ? words[0] : words[words.length - 1])!;

@@ -84,8 +84,8 @@ const NUMERIC_ID = /\b(\w*(?:id|ID|Id))(["']?\s*[=:]\s*["']?)(?:[A-Za-z]+[-_])?\
 // `XXXXXX`: 6-10 letters and digits, a digit followed by a letter (not `backup1`), between a separator and the extension.
 const TEMP_FILE_PART = /([\w.-][-_.])(?=[a-z0-9_]{0,9}\d[a-z_])(?=[a-z0-9_]{0,8}[a-z][a-z0-9_]{0,8}[a-z])[a-z0-9_]{6,10}(?=\.[A-Za-z]\w{0,9}\b)/g;
 // A path: optional ~ . .. prefix, optional leading slash, one or more "segment/" then a last segment;
-// also an absolute path glued to a word's colon (`ERROR:/tmp/x/cart.vala.c`), not a URL's `//`.
-const PATH = /(?:(?<![\w.@%+~:/\\-])|(?<=[A-Za-z]:)(?=\/(?!\/)))((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
+// also a path glued to a word's colon (`ERROR:/tmp/x/cart.vala.c`, `psql:app/sql/cart.sql:3:`), not a URL's `//`.
+const PATH = /(?:(?<![\w.@%+~:/\\-])|(?<=[A-Za-z]:)(?!\/\/))((?:~|\.{1,2})?\/?(?:[\w.@%+~-]+\/)+[\w.@%+~-]*)/g;
 // (and Pascal's `$0000000000401142`)
 const HEX_ADDR = /\b0x[0-9a-fA-F]+\b|\$[0-9A-F]{8,16}\b/g;
 // (in lower case from 7 digits, in upper case from 12: `BEEF1234` may be a word or a code)

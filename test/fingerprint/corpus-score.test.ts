@@ -100,9 +100,9 @@ describe('fingerprint quality on the project\'s own corpora of other tools', () 
    * Tuning corpora and the F1 each must keep, every sequence step told apart. tools-f was tuned on
    * in issue 17's second round (its score before it, 0.908, is in its README); tools-g and tools-h
    * in the third (0.804 and 0.868 before it), tools-i in the fourth (0.904 before it), g, h and i
-   * again in the fifth and sixth; tools-j (0.965 on first contact) in the seventh; tools-k (0.861 on first contact, 4 of 6 sequence steps told apart) in the eighth; tools-l (0.961 on first contact) in the ninth: their floor is what the tuning reached, and a round may only raise it.
+   * again in the fifth and sixth; tools-j (0.965 on first contact) in the seventh; tools-k (0.861 on first contact, 4 of 6 sequence steps told apart) in the eighth; tools-l (0.961 on first contact, 0.998 after) in the ninth: their floor is what the tuning reached, and a round may only raise it.
    */
-  const tuned: Array<[string, number]> = [['tools-a', 0.99], ['tools-b', 0.99], ['tools-c', 0.99], ['tools-e', 0.99], ['tools-f', 0.99], ['tools-g', 0.919], ['tools-h', 0.977], ['tools-i', 0.942], ['tools-j', 0.999], ['tools-k', 0.996], ['tools-l', 0.961]];
+  const tuned: Array<[string, number]> = [['tools-a', 0.99], ['tools-b', 0.99], ['tools-c', 0.99], ['tools-e', 0.99], ['tools-f', 0.99], ['tools-g', 0.919], ['tools-h', 0.977], ['tools-i', 0.942], ['tools-j', 0.999], ['tools-k', 0.996], ['tools-l', 0.998]];
   for (const [name, floor] of tuned) {
     it(`${name}: F1 >= ${floor}, every sequence step told apart`, async () => {
       const { full: r } = await scoreBoth(name, join(own, name));

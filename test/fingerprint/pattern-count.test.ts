@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from '../helpers/cli.js';
 
-/** 364 before the extractor split (333 before issue 17's generic core), 332 after it; 330 before the fourth round, 329 after it and after the fifth and sixth, 324 after the seventh. */
+/** 364 before the extractor split (333 before issue 17's generic core), 332 after it; 330 before the fourth round, 329 after it and after the fifth and sixth, 324 after the seventh, the eighth and the ninth. */
 const CEILING = 324;
 
 function files(dir: string): string[] {
