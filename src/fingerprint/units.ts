@@ -7,8 +7,8 @@
  * section starts, at a summary, banner or passing line, or after 150 lines.
  */
 import { indentOf, type Line } from './lines.js';
-import { lineKind } from './noise.js';
-import { isTracebackStart, tracebackException } from './signals.js';
+import { classifyLine, lineKind } from './noise.js';
+import { SCORE_WEAK, errorScore, isTracebackStart, tracebackException } from './signals.js';
 import { EXTRACTORS, type BlockState, type RunnerExtractor } from './extractors/index.js';
 
 export interface FailureUnit {
@@ -53,6 +53,40 @@ const SKIP_IN_BLOCK = [
   /^\s*#\s+at \S+ line \d+\.?\s*$/,
 ];
 
+/**
+ * A message that only says the unit failed, not why: node --test's `'test failed'`,
+ * `exitCode: 1`, go's `FAIL`. A test file that cannot even load (a syntax error, a top-level
+ * ReferenceError) fails that way in every reporter, its cause printed above the header.
+ */
+const SAYS_ONLY_IT_FAILED = /^\s*(?:#\s*)?(?:FAIL\b.*|(?:error:\s*)?(['"]?)test failed\1|exitCode:\s*\d+|signal:\s*\S+|failureType:\s*\S+|Subtest:\s.*)\s*$/;
+/** The end of the test before's YAML diagnostics (TAP's `  ...`): what is above it is that test's. */
+const isYamlEnd = (text: string): boolean => text.trim() === '...';
+/** A marker a runner prints before a message (`→`, `›`, `❯`, `>`, TAP's `#`). */
+const MARKER_PREFIX = /^[→›❯>#]\s*/;
+/** How far above a header the cause of a unit that only says it failed is looked for. */
+const MAX_BACK = 40;
+
+/**
+ * The cause of a unit whose block only says it failed, printed above its header: the strongest
+ * error line (the earliest of equals; TAP's `# ` taken off) back to the end of what came before
+ * (another unit's header or diagnostics, a passing line, a summary), at most MAX_BACK lines; null
+ * when no line there reads as an error.
+ */
+function causeAbove(lines: Line[], header: number, state: BlockState, extractors: readonly RunnerExtractor[]): { index: number; text: string } | null {
+  let best: { index: number; text: string } | null = null;
+  let bestScore = SCORE_WEAK - 1;
+  for (let j = header - 1; j >= 0 && header - j <= MAX_BACK && !isHeaderOrEnd(lines, j, state, extractors) && !isYamlEnd(lines[j]!.text); j--) {
+    if (lineKind(lines[j]!) !== 'text') continue;
+    const text = lines[j]!.text.trim().replace(MARKER_PREFIX, '');
+    const score = errorScore(text);
+    if (score >= bestScore) {
+      best = { index: j, text };
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 function isHeaderOrEnd(lines: Line[], j: number, state: BlockState, extractors: readonly RunnerExtractor[]): boolean {
   const t = lines[j]!.text;
   if (BLOCK_END.test(t)) return true;
@@ -61,11 +95,12 @@ function isHeaderOrEnd(lines: Line[], j: number, state: BlockState, extractors: 
   return extractors.some((x) => x.section?.(t, { ...state }) === true || x.header(t, state) !== null);
 }
 
-function extractMessage(lines: Line[], from: number, to: number, runner: RunnerExtractor): { index: number; text: string } | null {
+function extractMessage(lines: Line[], from: number, to: number, runner: RunnerExtractor, skipBare = false): { index: number; text: string } | null {
   const marked = runner.firstError?.(lines, from, to);
   if (marked) return marked;
   for (let j = from; j < to; j++) {
     const t = lines[j]!.text;
+    if (skipBare && SAYS_ONLY_IT_FAILED.test(t)) continue;
     if (isTracebackStart(t)) {
       const k = tracebackException(lines, j);
       if (k >= 0 && k < to) return { index: k, text: lines[k]!.text.trim() };
@@ -80,7 +115,7 @@ function extractMessage(lines: Line[], from: number, to: number, runner: RunnerE
       const e = tracebackException(lines, k);
       if (e >= 0 && e < to) return { index: e, text: lines[e]!.text.trim() };
     }
-    return { index: j, text: t.trim().replace(/^[→›❯>#]\s*/, '') };
+    return { index: j, text: t.trim().replace(MARKER_PREFIX, '') };
   }
   return null;
 }
@@ -168,12 +203,21 @@ export function failureUnits(lines: Line[], extractors: readonly RunnerExtractor
     }
     let msg = extractMessage(lines, start, end, runner);
     // A runner that prints the error before the header (go test -v), when the block has none.
-    if ((msg === null || /^FAIL\b/.test(msg.text)) && runner.errorBefore) {
+    if ((msg === null || SAYS_ONLY_IT_FAILED.test(msg.text)) && runner.errorBefore) {
       const before = runner.errorBefore(lines, i, name);
       const back = before ? extractMessage(lines, before.from, before.to, runner) : null;
       if (back && before) {
         msg = back;
         end = before.to;
+      }
+    }
+    // A unit that only says it failed: its cause above the header (a file that failed to load),
+    // else further down its own block.
+    if (msg && SAYS_ONLY_IT_FAILED.test(msg.text)) {
+      const cause = causeAbove(lines, i, state, extractors) ?? extractMessage(lines, msg.index + 1, end, runner, true);
+      if (cause) {
+        if (cause.index < i) end = i;
+        msg = cause;
       }
     }
     const details = msg ? extractDetails(lines, msg.index + 1, Math.max(end, msg.index + 1)) : [];
@@ -187,7 +231,7 @@ export function failureUnits(lines: Line[], extractors: readonly RunnerExtractor
       // and the one after that when it only labels it (busted's `# Passed in:` over `# (number) 1300`).
       for (let k = msg.index + 1; k < end && k <= msg.index + 2; k++) {
         const next = lines[k]!;
-        if (!next.text.trimStart().startsWith('#') || lineKind(next) !== 'text') break;
+        if (!next.text.trimStart().startsWith('#') || lineKind(next) !== 'text' || classifyLine(next.text.trim().replace(MARKER_PREFIX, '')) !== 'text') break;
         details.push(next.text.trim().replace(/^#\s*/, ''));
         if (!next.text.trimEnd().endsWith(':')) break;
       }
