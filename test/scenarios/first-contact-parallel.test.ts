@@ -1,0 +1,79 @@
+/**
+ * First contact, third round: runs whose output order changes from run to run (make -j2 over
+ * two test targets writing into one pipe), runners that report one test function for several
+ * cases (pytest's parametrize, unittest's subTest), a runner that stops at its first failure
+ * (pytest -x) and a Perl test that dies half-way. Each trail was written down before the
+ * scenario first ran.
+ */
+import { describe, it } from 'vitest';
+import { Scenario, type Limits } from './harness.js';
+import { RUNNERS, type Runner, type Suite } from './runners.js';
+
+const skipped = (runner: Runner) => (runner.missing ? ` — skipped: ${runner.missing}` : '');
+const limits: Limits = { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 };
+const WANT3 = { alpha: 1, bravo: 2, charlie: 3 };
+const units = (suite: Suite) => Object.keys(suite.want).filter((u) => !(suite.drop ?? []).includes(u));
+
+/** `make -j2 check`: one target per test file, both running at once into the same output. */
+function parallelMakefile(names: string[]): string {
+  return `check: ${names.map((u) => `t-${u}`).join(' ')}\n\n${names.map((u) => `t-${u}:\n\tnode --test test/${u}.test.js\n`).join('\n')}\n.PHONY: check ${names.map((u) => `t-${u}`).join(' ')}\n`;
+}
+
+/** pytest with one parametrized test over every unit: failures are `test_unit[alpha-1]`. */
+const pytestParametrize: Runner = {
+  ...RUNNERS.pytest,
+  id: 'pytest (parametrize)',
+  tests: (suite) => ({
+    'test_units.py': `import pytest\nimport units\n\n\n@pytest.mark.parametrize("name,want", [${units(suite).map((u) => `("${u}", ${suite.want[u]})`).join(', ')}])\ndef test_unit(name, want):\n    assert getattr(units, name)() == want\n`,
+  }),
+};
+
+/** unittest with one test method and a subTest per unit: failures are `test_all (...) (name='alpha')`. */
+const unittestSubTest: Runner = {
+  ...RUNNERS.unittest,
+  id: 'unittest (subTest)',
+  tests: (suite) => ({
+    'test_units.py': `import unittest\nimport units\n\n\nclass UnitsTest(unittest.TestCase):\n    def test_all(self):\n        for name, want in [${units(suite).map((u) => `("${u}", ${suite.want[u]})`).join(', ')}]:\n            with self.subTest(name=name):\n                self.assertEqual(getattr(units, name)(), want)\n`,
+  }),
+};
+
+describe.concurrent('first contact: output whose order changes, several cases in one test', () => {
+  it('make -j2 over two test targets (their outputs interleave in any order), comment edits only: the same failures, stopped at 2', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 1, bravo: 2 }, suite: { filePerUnit: true }, checks: ['make -s -j2 check'], files: { Makefile: parallelMakefile(['alpha', 'bravo']) }, limits });
+    const trail = await s.play([() => {}, (x) => x.edit({ code: { comment: 'tidy' } }), (x) => x.edit({ code: { comment: 'tidier' } }), (x) => x.edit({ code: { comment: 'tidiest' } })]);
+    expect(trail, s.explain()).toEqual(['retry+', 'stop:repeated_fingerprint']);
+  }, 90_000);
+
+  // Written first with `make -s -j2 check`: stopped at 2, charlie's fix unseen. Make starts no new
+  // target after one failed, so charlie's never ran while alpha and bravo failed: what did not run
+  // cannot be credited (as with stop_on_first_failure). With -k every target runs.
+  it('make -k -j2 over three test targets: the last by name fixed first, then the others: progress each time, pass', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: WANT3, suite: { filePerUnit: true }, checks: ['make -k -s -j2 check'], files: { Makefile: parallelMakefile(['alpha', 'bravo', 'charlie']) }, limits });
+    const trail = await s.play([() => {}, (x) => x.fix('charlie'), (x) => x.fix('alpha'), (x) => x.fix('bravo')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+  }, 90_000);
+
+  it.skipIf(pytestParametrize.missing)(`pytest parametrize: fix one case of three, the last first: progress each time, pass${skipped(pytestParametrize)}`, async ({ expect }) => {
+    const s = new Scenario(pytestParametrize, { want: WANT3, limits });
+    const trail = await s.play([() => {}, (x) => x.fix('charlie'), (x) => x.fix('alpha'), (x) => x.fix('bravo')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+  }, 90_000);
+
+  it.skipIf(unittestSubTest.missing)(`unittest subTest: fix one case of three, the last first: progress each time, pass${skipped(unittestSubTest)}`, async ({ expect }) => {
+    const s = new Scenario(unittestSubTest, { want: WANT3, limits });
+    const trail = await s.play([() => {}, (x) => x.fix('charlie'), (x) => x.fix('alpha'), (x) => x.fix('bravo')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+  }, 90_000);
+
+  it.skipIf(RUNNERS.pytest.missing)(`pytest -x (stops at the first failure): each fix shows the next failing test: progress each time, pass${skipped(RUNNERS.pytest)}`, async ({ expect }) => {
+    const s = new Scenario(RUNNERS.pytest, { want: WANT3, checks: ['python3 -m pytest -q -x'], limits });
+    const trail = await s.play([() => {}, (x) => x.fix('alpha'), (x) => x.fix('bravo'), (x) => x.fix('charlie')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+  }, 90_000);
+
+  it.skipIf(RUNNERS.prove.missing)(`prove: a test script that dies at alpha (the tests after it never run), then alpha fixed, then bravo: progress, pass at 3${skipped(RUNNERS.prove)}`, async ({ expect }) => {
+    const s = new Scenario(RUNNERS.prove, { want: { alpha: 1, bravo: 2 }, start: { values: { alpha: 'die("boom\\n")', bravo: 0 } }, limits });
+    const trail = await s.play([() => {}, (x) => x.fix('alpha'), (x) => x.fix('bravo')]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'pass']);
+  }, 90_000);
+});
