@@ -44,8 +44,9 @@ const FILLER = new Set(
 );
 
 // "no failing tests" and "without errors" are not failure expectations.
-// "0 chart(s) failed", "no tests failed": a count of zero names what did not fail.
-const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b/gi;
+// "0 chart(s) failed", "no tests failed": a count of zero names what did not fail. "broken links
+// fail the build": what would make the command fail, said of something else.
+const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b|\bfail(?:s|ing)?\s+(?:the\s+)?(?:build|check|job|pipeline|ci|run|step|deploy)\b/gi;
 const NEGATIVE =
   /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */

@@ -539,6 +539,12 @@ describe('round 5: what the author forbids or says destroys data, a line probing
     expect(checksOf('- `npx jest src/a` fails')).toEqual([]);
   });
 
+  it('an aside saying what would fail the build is not a failure the line expects', () => {
+    expect(checksOf('npx tsc -p tsconfig.build.json (type errors in generated code fail the build by design)')).toEqual(['npx tsc -p tsconfig.build.json']);
+    expect(checksOf('- `make docs` (dead links fail the job)', 'done')).toEqual(['make docs']);
+    expect(checksOf('- `make docs` fails on the dead link', 'done')).toEqual([]);
+  });
+
   it('a <verify> line of clauses joined by "and" reads each clause; a clause said to report nothing is left to a person', () => {
     expect(checksOf('go test ./... passes and cargo test -p core succeeds')).toEqual(['go test ./...', 'cargo test -p core']);
     expect(checksOf('make build succeeds and go vet ./pkg/... reports nothing')).toEqual(['make build']);
