@@ -45,8 +45,9 @@ const FILLER = new Set(
 
 // "no failing tests" and "without errors" are not failure expectations.
 // "0 chart(s) failed", "no tests failed": a count of zero names what did not fail. "broken links
-// fail the build": what would make the command fail, said of something else.
-const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b|\bfail(?:s|ing)?\s+(?:the\s+)?(?:build|check|job|pipeline|ci|run|step|deploy)\b/gi;
+// fail the build": what would make the command fail, said of something else; "to avoid flaky
+// failures": what the command is run to prevent.
+const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b|\bfail(?:s|ing)?\s+(?:the\s+)?(?:build|check|job|pipeline|ci|run|step|deploy)\b|\bavoid(?:s|ing)?\s+(?:[\w-]+\s+){0,2}fail\w*/gi;
 const NEGATIVE =
   /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
@@ -346,11 +347,19 @@ const RUN_BY_ANOTHER = /\b(?:that|which)\s+(?:runs?|calls?|invokes?|executes?|wr
 const LEFT_BY_ANOTHER = /\b(?:leaves?|leaving|left|keeps?|keeping|kept)\s*$/i;
 /** "deploy.sh contains `git pull`", "both start with `#!/bin/bash` and `set -e`": text inside a file, not a command to run. */
 const CONTENT_OF = /\b(?:contains?|containing|includes?|including|has|have|having|start(?:s|ing)?\s+with|begins?\s+with|ends?\s+with|mentions?|references?|declares?|defines?)\s+(?:(?:the|a|an)\s+)?(?:(?:line|lines|text|string|call|calls|command|commands|entry|entries|step|steps)\s+)?(?:X\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s+|\/\s*))*$/i;
-/** "Do NOT run `terraform destroy`", "Never test against your real home: `x --force ~`": what the author forbids. */
-const FORBIDS = /\b(?:do\s+not|don['’]t|never|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\b[^.!?]*$/i;
-/** "`php artisan migrate:fresh` (DROPS ALL TABLES)", "`make reset` — wipes the database": the author says it destroys data. */
-const DESTROYS_ASIDE = /^\s*(?:\(([^()]*)\)|[—–]\s*([^.;]*)|\s-\s+([^.;]*))/;
+/**
+ * "Do NOT run `terraform destroy`", "Never test against your real home: `x --force ~`": what the
+ * author forbids, in the same clause as the command. Not "Don't run the whole suite, `npm run
+ * test:unit` is enough" (a comma ends what is forbidden) nor "to avoid flaky runs, use `x`".
+ */
+const FORBIDS = /\b(?:do\s+not|don['’]t|never|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid\s+(?:running|calling|using|executing|invoking))\b[^.!?,;]*$/i;
+/**
+ * "`php artisan migrate:fresh` (DROPS ALL TABLES)", "`flyway clean` resets it (drops all objects)":
+ * the rest of the command's clause says it destroys data. A verb alone is not enough: `./gradlew
+ * clean build` (deletes build/ first) only clears build output.
+ */
 const DESTROYS = /\b(?:drops?|dropping|wipes?|wiping|deletes?|deleting|destroys?|destroying|erases?|erasing|truncates?|truncating|overwrites?|overwriting|nukes?)\b/i;
+const DATA_AT_STAKE = /\b(?:all|every|everything|entire|whole|data|databases?|db|tables?|schemas?|records?|rows|volumes?|profiles?|uploads?|buckets?|namespaces?|users?|accounts?)\b/i;
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
 const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
 
@@ -382,8 +391,8 @@ function notChecks(s: string, spans: Span[], wrappedFrom = ''): void {
     if (before.trim() === '' && wrappedFrom) before = wrappedFrom.replace(/`/g, '');
     if (RUN_BY_ANOTHER.test(before) || LEFT_BY_ANOTHER.test(before)) return false;
     if (FORBIDS.test(s.slice(0, sp.start).replace(/`[^`]*`/g, 'X'))) return false;
-    const aside = DESTROYS_ASIDE.exec(s.slice(sp.end));
-    if (aside && DESTROYS.test(aside[1] ?? aside[2] ?? aside[3] ?? '')) return false;
+    const rest = s.slice(sp.end).replace(/`[^`]*`/g, 'X').split(/[;!?]|\.(?:\s|$)/)[0]!;
+    if (DESTROYS.test(rest) && DATA_AT_STAKE.test(rest)) return false;
     if (SETUP_PURPOSE.test(s.slice(sp.end))) return false;
     return true;
   });

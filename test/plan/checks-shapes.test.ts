@@ -505,6 +505,18 @@ describe('round 5: what the author forbids or says destroys data, a line probing
     expect(checksOf('Never run `make deploy` from a laptop. `make check` passes.', 'done')).toEqual(['make check']);
   });
 
+  it('what is forbidden ends at a comma; "to avoid X" is a purpose, not a ban', () => {
+    expect(checksOf("Don't run the full suite here, `npx vitest run src/cart` is enough")).toEqual(['npx vitest run src/cart']);
+    expect(checksOf('To avoid a long run, cap it: `./bin/fuzz -max_total_time=20 corpus/`')).toEqual(['./bin/fuzz -max_total_time=20 corpus/']);
+    expect(checksOf('To avoid order-dependent failures, run: `pytest -p no:randomly tests/unit -q`')).toEqual(['pytest -p no:randomly tests/unit -q']);
+    expect(checksOf('- Avoid running `make publish` from a branch', 'done')).toEqual([]);
+  });
+
+  it('a command whose clause says it clears only build output still runs; one that drops data does not', () => {
+    expect(checksOf('`make clean all` (deletes out/ first, so the objects are fresh)')).toEqual(['make clean all']);
+    expect(checksOf('- `npx prisma migrate reset --force` resets it (drops the schema) when a re-run is needed', 'done')).toEqual([]);
+  });
+
   it('a command the line says drops, wipes or deletes data is not run, in an aside or after a dash', () => {
     expect(checksOf('- Clean slate: `make db-reset` (drops every table)', 'done')).toEqual([]);
     expect(checksOf('- `python scripts/purge.py --all` — deletes all uploads', 'done')).toEqual([]);
