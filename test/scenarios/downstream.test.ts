@@ -27,6 +27,20 @@ describe.concurrent('errors moving downstream inside one check', () => {
   }
 });
 
+describe.concurrent('syntax errors the runner reports one at a time', () => {
+  for (const runner of [RUNNERS.nodeTest, RUNNERS.unittest]) {
+    it.skipIf(runner.missing)(`${runner.id}: S1 -> S2 -> S3 fixed in turn, then the tests pass: each a different error, never stopped${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
+      // The values are right: only the syntax errors stand between the agent and a pass.
+      const s = new Scenario(runner, { want: WANT, start: { values: WANT, syntaxError: 1 }, limits: { max_iterations: 6, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+      const trail = await s.play([() => {}, (sc) => sc.edit({ code: { syntaxError: 2 } }), (sc) => sc.edit({ code: { syntaxError: 3 } }), (sc) => sc.edit({ code: { syntaxError: false } })]);
+      expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'pass']);
+      const prints = s.results.slice(0, 3).map((r) => r.json.fingerprint as string);
+      expect(new Set(prints).size, s.explain()).toBe(3);
+      expect(prints.every((p) => /(?:Syntax|Indentation)Error/.test(p)), prints.join('\n')).toBe(true);
+    }, 90_000);
+  }
+});
+
 describe.concurrent('errors moving upstream: a syntax error after a fix', () => {
   for (const runner of [RUNNERS.nodeTest, RUNNERS.unittest]) {
     it.skipIf(runner.missing)(`${runner.id}: the tests that no longer ran are not "fixed"${runner.missing ? ` — skipped: ${runner.missing}` : ''}`, async ({ expect }) => {
