@@ -54,11 +54,12 @@ const DATE_TIME = /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?
 
 /**
  * Fallbacks of status glyphs (`×` for `✖`), and `i ` for `ℹ `, `x ` for `✖ ` as the first word of
- * an indented line (`  x eslint(no-debugger): …` where a terminal with colour shows `×`).
+ * an indented line (`  x eslint(no-debugger): …` where a terminal with colour shows `×`), and a
+ * status word in parentheses opening a line (`(fail) total [0.37ms]` where colour shows `✗ total`).
  */
-const GLYPHS: Record<string, string> = { '×': '✖', '√': '✔', '‼': '⚠', i: 'ℹ', x: '✖' };
-const ASCII_GLYPH = /[×√‼]|^(\s+)(?:i(?= \S)|x(?= [A-Za-z]))/g;
-const ASCII_GLYPH_HINT = /[×√‼]|^\s+[ix] /;
+const GLYPHS: Record<string, string> = { '×': '✖', '√': '✔', '‼': '⚠', i: 'ℹ', x: '✖', '(fail)': '✗', '(pass)': '✓' };
+const ASCII_GLYPH = /[×√‼]|^(\s+)(?:i(?= \S)|x(?= [A-Za-z]))|^(\s*)\((?:fail|pass)\)(?= \S)/g;
+const ASCII_GLYPH_HINT = /[×√‼]|^\s+[ix] |^\s*\((?:fail|pass)\) /;
 
 const TRAILING_RULE = /(?<=\S)\s+[━─═]{4,}\s*$/;
 
@@ -83,7 +84,7 @@ export function clean(raw: string): string {
   s = s.replace(PID_PREFIX, '');
   // Terminals without Unicode get ASCII fallbacks of the same status glyphs (the `figures`
   // convention): one glyph per meaning, so colour or a TTY does not change the line.
-  if (ASCII_GLYPH_HINT.test(s)) s = s.replace(ASCII_GLYPH, (g, indent?: string) => (indent === undefined ? GLYPHS[g]! : `${indent}${GLYPHS[g.trim()]!}`));
+  if (ASCII_GLYPH_HINT.test(s)) s = s.replace(ASCII_GLYPH, (g, indent?: string, lead?: string) => (indent === undefined && lead === undefined ? GLYPHS[g]! : `${indent ?? lead}${GLYPHS[g.trim()]!}`));
   // A rule drawn after a header (`src/a.js:9:16 lint/x  FIXABLE  ━━━━━━━━`) is decoration.
   if (/[━─═]{4}/.test(s)) s = s.replace(TRAILING_RULE, '');
   if (/\d{4}[-/]\d\d[-/]\d\d[T ]\d/.test(s)) s = s.replace(DATE_TIME, '<time>');

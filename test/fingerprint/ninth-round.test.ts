@@ -104,3 +104,21 @@ describe('an info-level log line above a bare error title', () => {
     expect(fp(toml(1))).not.toContain('found files');
   });
 });
+
+describe('failing units of a runner that marks each test `(fail) name [0.37ms]`', () => {
+  // The same run printed plain (`(fail)`/`(pass)`) and with colour (`✗`/`✓`); each test's duration in brackets.
+  const run = (failing: string[], colour: boolean, ms: string) =>
+    ['total', 'label', 'discount', 'first sku']
+      .map((name) => `${failing.includes(name) ? (colour ? '✗' : '(fail)') : colour ? '✓' : '(pass)'} ${name} [${ms}ms]`)
+      .concat(['', ` ${4 - failing.length} pass`, ` ${failing.length} fail`])
+      .join('\n');
+  const units = (text: string) => fingerprint(text).failing_units;
+  it('are the failing tests, without the duration that changes every run', () => {
+    expect(units(run(['total', 'label', 'discount'], false, '0.37'))).toEqual(['discount', 'label', 'total']);
+    expect(units(run(['total', 'label', 'discount'], true, '0.05'))).toEqual(['discount', 'label', 'total']);
+  });
+  it('shrink when one is fixed, with or without colour', () => {
+    expect(units(run(['label', 'discount'], false, '0.41'))).toEqual(['discount', 'label']);
+    expect(units(run(['label', 'discount'], true, '0.12'))).toEqual(['discount', 'label']);
+  });
+});
