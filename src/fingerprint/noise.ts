@@ -217,7 +217,8 @@ export function failureTally(lines: Line[]): number {
 
 /**
  * The count of a TAP-style tally comment, the word before the number: `# fail 3`, `ℹ fail 2`,
- * `# { total: 3, pass: 0, fail: 3 }` (TAP producers, node's test runner). Null for other lines.
+ * `# { total: 3, pass: 0, fail: 3 }` (TAP producers, node's test runner), `# You failed 2 tests
+ * of 4`, `# Looks like you failed 2 tests of 5.` (Test::Builder and its kin). Null for other lines.
  */
 function tallyComment(text: string): number | null {
   const t = text.trimStart();
@@ -227,6 +228,8 @@ function tallyComment(text: string): number | null {
   const before = at > 0 ? t.charCodeAt(at - 1) | 32 : 0;
   if (at < 0 || (before >= 97 && before <= 122) || t[at - 1] === '_') return null;
   let j = at + 4;
+  // (`fail`, `failed`: the rest of the word, then the count)
+  while (j < t.length && (t.charCodeAt(j) | 32) >= 97 && (t.charCodeAt(j) | 32) <= 122) j++;
   while (j < t.length && (t[j] === ':' || t[j] === ' ')) j++;
   let k = j;
   while (k < t.length && t.charCodeAt(k) >= 48 && t.charCodeAt(k) <= 57) k++;

@@ -122,3 +122,17 @@ describe('failing units of a runner that marks each test `(fail) name [0.37ms]`'
     expect(units(run(['label', 'discount'], true, '0.12'))).toEqual(['discount', 'label']);
   });
 });
+
+describe('Test::Builder\'s closing tally, read by the core alone', () => {
+  // TAP from a Test::Builder-style library: the failing tests' comments, then `# You failed N tests of M`.
+  const tap = (failing: string[]) =>
+    ['ok 1 - lines', ...failing.flatMap((name, i) => [`not ok ${i + 2} - ${name}`, `# Failed test '${name}'`, `# at t/cart.t line ${5 + i}`, '# expected: 1200', '#      got: 1199'])]
+      .concat([`1..${failing.length + 1}`, `# You failed ${failing.length} test${failing.length > 1 ? 's' : ''} of ${failing.length + 1}`])
+      .join('\n');
+  const core = (text: string) => fingerprint(text, { extractors: false }).fingerprint;
+  it('`# You failed 2 tests of 3` says how many failed: fixing one of two is another fingerprint', () => {
+    expect(core(tap(['label', 'total']))).toContain('2 failing');
+    expect(core(tap(['label', 'total']))).not.toBe(core(tap(['label'])));
+    expect(core(tap(['label']))).not.toContain('failing');
+  });
+});
