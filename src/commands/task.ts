@@ -16,6 +16,8 @@ export const USAGE = [
   ' approve answers a rule4_architectural stop: exit 0 approved, 2 nothing to approve; defer exits 0, or 2 for a passed task)',
 ].join('\n       ');
 
+const SUBCOMMANDS = ['verify', 'escalate', 'reset', 'start', 'approve', 'defer'];
+
 function taskNumber(value: string | undefined): number {
   if (value === undefined) throw usageError('missing task number <N>', `usage: ${USAGE}`);
   if (!/^\d+$/.test(value) || Number(value) < 1) throw usageError(`task number must be a positive integer, got "${value}"`, `usage: ${USAGE}`);
@@ -46,6 +48,7 @@ export async function run(argv: string[]): Promise<number> {
   const json = values.json === true;
   const [planArg, nArg, ...extra] = positionals;
   if (sub === undefined) throw usageError('missing subcommand (verify, escalate, reset, start, approve or defer)', `usage: ${USAGE}`);
+  if (!SUBCOMMANDS.includes(sub)) throw usageError(`unknown subcommand "${sub}" (expected verify, escalate, reset, start, approve or defer)`, `usage: ${USAGE}`);
   if (planArg === undefined) throw usageError('missing <PLAN.md>', `usage: ${USAGE}`);
   if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`, `usage: ${USAGE}`);
   const planPath = resolve(values.cwd ?? process.cwd(), planArg);

@@ -13,6 +13,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { shellWord } from '../engine/core/commands.js';
+import { commandInvocation } from '../engine/shell/invocation.js';
 import { runGit } from '../git/run-git.js';
 import { commandAgent } from '../run/agents/command.js';
 import { formatCommandLine } from '../run/command-line.js';
@@ -149,7 +151,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     say(mark(outcomes.stuck, (x) => `Task ${x.task} got stuck: the same failure fingerprint twice → ${x.stop_reason} after ${x.iterations} iterations; its changes were restored and the run stopped with a handoff`, 'a stuck task'));
     say(mark(outcomes.report, (x) => `The Loop Report is in ${relative(project, x.path)}`, 'the Loop Report'));
     say();
-    if (o.keep) say(`Temp project kept: ${project}  (try: cd ${project} && git log --oneline && npx ralf status)`);
+    // The project has no node_modules: `npx ralf` there would ask the npm registry, so name this runtime.
+    if (o.keep) say(`Temp project kept: ${project}  (try: cd ${shellWord(project)} && git log --oneline && ${commandInvocation()} status)`);
     else say(`Temp project: ${project} (removed; run with --keep to keep it)`);
     return {
       ok,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { autoTask, checkpointTask, Project, PLAN_REL, VALUE_CHECK } from '../engine/project.js';
 import { taskLoop } from '../helpers/state.js';
 
@@ -170,5 +170,13 @@ describe('ralf plan verify', () => {
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(String(r.stdout)).error.kind).toMatch(/task_skipped|task_refused/);
     expect(p.state().plan_not_looped).toMatchObject({ decision: 'skip' });
+  });
+});
+
+describe('ralf task <unknown>', () => {
+  it('names the unknown action, not a missing plan (exit 2)', async () => {
+    const r = await runCli(['task', 'frobnicate'], { cwd: tempDir('ralf-task-') });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('unknown subcommand "frobnicate" (expected verify, escalate, reset, start, approve or defer)');
   });
 });

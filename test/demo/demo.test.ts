@@ -2,6 +2,7 @@
  * `ralf demo` (the README's `npm run demo`): on a fresh machine, no model, no network. The
  * scripted agent runs through the generic `--agent` path; one demo shows all four outcomes.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,13 @@ describe.concurrent('ralf demo', () => {
     const dir = /Temp project kept: (\S+)/.exec(text)?.[1];
     expect(dir).toBeTruthy();
     expect(readFileSync(join(dir!, '.planning/phases/01-text-utils/01-01-SUMMARY.md'), 'utf8')).toContain('## RALF Lite Loop Report');
+    // The "try:" line runs as written in a terminal with no ralf on PATH (the kept project has
+    // no node_modules: `npx ralf` there asked the npm registry for a package named ralf).
+    const tryLine = /\(try: (.+)\)$/m.exec(text)?.[1];
+    expect(tryLine).toBeTruthy();
+    const tried = spawnSync('bash', ['-c', tryLine!], { cwd: home, encoding: 'utf8', env: cleanEnv({ HOME: home, PATH: '/usr/bin:/bin', npm_config_offline: 'true' }) as NodeJS.ProcessEnv });
+    expect(tried.status, tried.stderr).toBe(0);
+    expect(tried.stdout).toContain('Plan 01-01');
     rmSync(dirname(dir!), { recursive: true, force: true });
   });
 });
