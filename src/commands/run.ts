@@ -53,6 +53,16 @@ export function joinAgentArgs(argv: readonly string[]): string[] {
   return out;
 }
 
+/** The arguments that start this run again, without its checkpoint answer (`--resume-signal X`, `--resume-signal=X`). */
+export function withoutResumeSignal(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--resume-signal') i++;
+    else if (!argv[i]!.startsWith('--resume-signal=')) out.push(argv[i]!);
+  }
+  return out;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     joinAgentArgs(argv),
@@ -143,6 +153,7 @@ export async function run(argv: string[]): Promise<number> {
     notes: seed.notes,
     resumeSignal: values['resume-signal'] ?? null,
     json: values.json === true,
+    rerunArgs: withoutResumeSignal(joinAgentArgs(argv)),
   });
   if (!values.json) {
     const { summaryTable, runVerdictLine } = await import('../run/summary-table.js');

@@ -104,7 +104,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       const events: RunEvent[] = [];
       const collect: RunEventSink = { emit: (e) => void events.push(e), close() {} };
       const sinks = [collect];
-      if (!o.json) sinks.push(progressSink({ stream: o.out, handoff: 'brief', tickMs: 0 }));
+      if (!o.json) sinks.push(progressSink({ stream: o.out, handoff: 'brief', tickMs: 0, rerunArgs: [planPath, '--agent', agentCommand] }));
       const r = await runCommand({
         target: planPath,
         agent,

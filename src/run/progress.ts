@@ -4,6 +4,7 @@
  * erase, with the run's milestones printed above it as they happen. Otherwise (a log
  * file, CI): the milestones as plain lines, no redraws.
  */
+import { shellWord } from '../engine/core/commands.js';
 import { commandInvocation } from '../engine/shell/invocation.js';
 import { formatElapsed } from './duration.js';
 import type { RunEvent, RunEventSink } from './events.js';
@@ -18,6 +19,8 @@ export interface ProgressOptions {
   handoff?: 'full' | 'brief';
   /** false: never redraw a status line (`--no-spinner`), even on a terminal. */
   live?: boolean;
+  /** The `ralf run` arguments that started this run, without `--resume-signal`: a checkpoint names the command that resumes it. */
+  rerunArgs?: readonly string[];
 }
 
 interface Status {
@@ -137,7 +140,7 @@ export function progressSink(opts: ProgressOptions): RunEventSink {
           break;
         case 'checkpoint':
           if (e.resolved_with !== null) say(`    checkpoint answered: ${JSON.stringify(e.resolved_with)}`);
-          else say(checkpointText(e.info, e.task, e.name, c));
+          else say(checkpointText(e.info, e.task, e.name, c, opts.rerunArgs));
           break;
         case 'task_end':
           // Checkpoints print their own block; an item its file keeps from running was said at its start.
@@ -178,7 +181,7 @@ function taskStartNote(e: Extract<RunEvent, { type: 'task_start' }>): string {
   return e.iterations_done > 0 ? ` (resuming after ${e.iterations_done} iteration(s))` : '';
 }
 
-export function checkpointText(info: import('./events.js').CheckpointInfo, task: number, name: string, c = colors(false)): string {
+export function checkpointText(info: import('./events.js').CheckpointInfo, task: number, name: string, c = colors(false), rerunArgs?: readonly string[]): string {
   const kind = info.checkpoint_type.replace(/^checkpoint:/, '');
   const title = kind === 'decision' ? 'Decision Required' : kind === 'human-action' ? 'Action Required' : 'Verification Required';
   const lines = ['', c.bold(`  CHECKPOINT: ${title}`), `  Task ${task}: ${name} (${info.checkpoint_type}${info.gate ? `, gate=${info.gate}` : ''})`];
@@ -190,7 +193,7 @@ export function checkpointText(info: import('./events.js').CheckpointInfo, task:
   block('Decision', info.decision);
   block('Options', info.options);
   block('Action', info.action);
-  lines.push(`  → YOUR ACTION: ${info.resume_signal?.trim() || 'do what the task asks'}`, `    then continue with: ${commandInvocation()} run <same target> --resume-signal "<your answer>"`, '');
+  lines.push(`  → YOUR ACTION: ${info.resume_signal?.trim() || 'do what the task asks'}`, `    then continue with: ${commandInvocation()} run ${rerunArgs ? rerunArgs.map(shellWord).join(' ') : '<same target>'} --resume-signal "<your answer>"`, '');
   return lines.join('\n');
 }
 

@@ -48,6 +48,8 @@ export interface RunCommandOptions {
   live?: boolean;
   /** Said at the start of the run (flags that change nothing, and why). */
   notes?: string[];
+  /** The `ralf run` arguments as typed, without `--resume-signal` (the command a checkpoint names to resume). */
+  rerunArgs?: readonly string[];
 }
 
 export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
@@ -68,7 +70,7 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   const runCfg = effective.config.run ?? {};
   const agent = o.agent ?? selectAgent(o.agentSpec ?? '', o.agentArgs ?? [], o.model ?? { model: null, reasoning: null });
 
-  const sink = fanOut([o.sink ?? defaultSink(o.json, o.live !== false), engineLogSink(target.projectRoot)]);
+  const sink = fanOut([o.sink ?? defaultSink(o.json, o.live !== false, o.rerunArgs), engineLogSink(target.projectRoot)]);
   for (const note of o.notes ?? []) sink.emit({ type: 'warning', message: note, ts: new Date().toISOString(), elapsed_ms: 0 } as RunEvent);
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
@@ -107,10 +109,10 @@ export async function runCommand(o: RunCommandOptions): Promise<DriverResult> {
   }
 }
 
-function defaultSink(json: boolean, live: boolean): RunEventSink {
+function defaultSink(json: boolean, live: boolean, rerunArgs: readonly string[] | undefined): RunEventSink {
   const sinks: RunEventSink[] = [];
   if (json) sinks.push(jsonLinesSink());
   // With --json the progress view stays off unless a person is watching stderr.
-  if (!json || process.stderr.isTTY) sinks.push(progressSink({ stream: process.stderr, live }));
+  if (!json || process.stderr.isTTY) sinks.push(progressSink({ stream: process.stderr, live, rerunArgs }));
   return fanOut(sinks);
 }

@@ -4,11 +4,12 @@
  * DONE, blocked; checkpoints and resume; Ctrl-C and resume; budgets; commits.
  */
 import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
-import { agentCmd, autoTask, checkpointTask, git, makeProject, ofType, prompts, ralfRun, readState, stableCliPath } from './helpers.js';
+import { agentCmd, autoTask, checkpointTask, git, makeProject, ofType, prompts, ralfRun, readState, runStableCli, stableCliPath } from './helpers.js';
 import { alive } from '../helpers/processes.js';
 import { taskLoop } from '../helpers/state.js';
 
@@ -164,6 +165,19 @@ describe.concurrent('ralf run with scripted agents', () => {
     expect(last).toMatch(/^Task 3 of 3: Task 3: Write b$/m);
     expect(last).toContain('- Task 2 (Task 2: Look at it): "approved"');
     expect(last).toContain('- Task 1: Task 1: Write a (commit');
+    expect(git(p.root, 'log', '--format=%s').split('\n')).toEqual(['feat(01-01): Write b', 'feat(01-01): Write a', 'init']);
+  });
+
+  it('a checkpoint names the command that resumes the run, and it runs as written with the answer filled in', async ({ expect }) => {
+    const p = makeProject([autoTask(1, 'Write a', ['a.txt']), checkpointTask(2), autoTask(3, 'Write b', ['b.txt'])]);
+    const env = cleanEnv({ AGENT_LOG_DIR: p.logDir, HOME: p.root, XDG_CONFIG_HOME: join(p.root, '.xdg') });
+    const first = await runStableCli(['run', p.planRel, '--agent', agentCmd('progress'), '--no-spinner'], { cwd: p.root, env, timeout: 60_000 });
+    expect(first.exitCode).toBe(20);
+    // It used to say `run <same target> --resume-signal ...`: not a command anyone can paste.
+    const resume = /then continue with: (.+) --resume-signal "<your answer>"$/m.exec(String(first.stderr))?.[1];
+    expect(resume, String(first.stderr)).toBeTruthy();
+    const second = spawnSync('bash', ['-c', `${resume} --resume-signal approved`], { cwd: p.root, env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 60_000 });
+    expect(second.status, second.stderr).toBe(0);
     expect(git(p.root, 'log', '--format=%s').split('\n')).toEqual(['feat(01-01): Write b', 'feat(01-01): Write a', 'init']);
   });
 
