@@ -104,7 +104,7 @@ const alreadyFailingLine = (entries: AlreadyFailingEntry[]): PhrasingContent[] =
 const NEXT_STEP: Record<string, string> = {
   decision_needed: 'decide on the architectural change (proceed, different approach, or defer), then run',
   manual_investigation: 'investigate the still-failing checks by hand, fix the cause or clarify the task, then run',
-  split_task: 'every iteration made progress but it did not converge: split the task, or raise max_iterations and run',
+  split_task: 'every iteration made progress and most fixed something, but it did not converge: split the task, or raise max_iterations and run',
 };
 
 function resetCommandOf(row: ReportRow, planPath: string, invocation: string | undefined): string {

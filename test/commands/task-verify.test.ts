@@ -58,7 +58,7 @@ describe('ralf task verify: scripted agents', () => {
     expect(results[2]!.json.handoff).toMatchObject({ stop_reason: 'no_progress', recommended_action: 'manual_investigation', iterations: 3 });
   });
 
-  it('progress every time until max_iterations recommends split_task', async () => {
+  it('a new wrong value every time until max_iterations: progress, but nothing fixed, recommends manual_investigation (was: split_task)', async () => {
     const p = new Project({ tasks: task(), files, config: { max_iterations: 3 } });
     const results = [];
     for (let i = 1; i <= 3; i++) {
@@ -68,7 +68,7 @@ describe('ralf task verify: scripted agents', () => {
     expect(results.map((r) => r.code)).toEqual([10, 10, 20]);
     expect(results[1]!.json.warning).toMatch(/next iteration is the last/);
     const h = results[2]!.json.handoff;
-    expect(h).toMatchObject({ stop_reason: 'max_iterations', recommended_action: 'split_task', iterations: 3, max_iterations: 3 });
+    expect(h).toMatchObject({ stop_reason: 'max_iterations', recommended_action: 'manual_investigation', iterations: 3, max_iterations: 3 });
     expect(h.fingerprints.map((f: { iteration: number }) => f.iteration)).toEqual([1, 2, 3]);
     expect(h.files_changed).toEqual(['src/a.js']);
     expect(h.still_failing[0].command).toBe('node check.js');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoFixed, buildHandoff, progressedEveryTime } from '../../src/engine/core/handoff.js';
+import { autoFixed, buildHandoff, steadyProgress } from '../../src/engine/core/handoff.js';
 import { bareTaskName, taskTitle } from '../../src/engine/core/label.js';
 import { renderVerify } from '../../src/engine/cli/render.js';
 import { lastLines } from '../../src/engine/core/tail.js';
@@ -82,12 +82,29 @@ describe('handoff', () => {
     expect(md).toContain('Proceed with proposed change? (yes / different approach / defer)');
   });
 
-  it('progress every time needs at least two iterations', () => {
-    expect(progressedEveryTime([])).toBe(false);
+  it('steady progress needs at least two iterations', () => {
+    expect(steadyProgress([])).toBe(false);
     const one = run([verified([check(0, { fp: 'A' })])], ctx({ max_iterations: 1 })).state;
-    expect(progressedEveryTime(one.iterations)).toBe(false);
+    expect(steadyProgress(one.iterations)).toBe(false);
     expect(one.handoff!.recommended_action).toBe('manual_investigation');
     expect(autoFixed([])).toEqual([]);
+  });
+
+  it('running out: split_task when at least half the repeats fixed something, manual_investigation when each only brought a new error (was: split_task for both)', () => {
+    const limits = ctx({ max_iterations: 4, error_fingerprint_repeats: 5, no_progress_repeats: 5 });
+    // One test, a different wrong value each time: a new tree and a new error, nothing fixed.
+    const guessing = run([1, 2, 3, 4].map((i) => verified([check(0, { fp: `alpha | expected 10, got ${i}`, tests: ['alpha'] })], { diff_hash: `d${i}` })), limits).state;
+    expect(guessing.iterations.map((it) => it.progress)).toEqual([true, true, true, true]);
+    expect(guessing.handoff!.recommended_action).toBe('manual_investigation');
+    expect(guessing.handoff!.recommendation).not.toMatch(/split it/i);
+    // Four of six tests, one fixed per iteration: steady.
+    const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const fixing = run([0, 1, 2, 3].map((i) => verified([check(0, { fp: `${names[i]} failed`, tests: names.slice(i) })], { diff_hash: `d${i}` })), limits).state;
+    expect(fixing.handoff!.recommended_action).toBe('split_task');
+    // One of three repeats fixed something, the others only brought a new error: not steady.
+    const third = run([verified([check(0, { fp: 'A', tests: ['a', 'b', 'c'] })], { diff_hash: 'd1' }), verified([check(0, { fp: 'B', tests: ['b', 'c'] })], { diff_hash: 'd2' }), verified([check(0, { fp: 'B2', tests: ['b', 'c'] })], { diff_hash: 'd3' }), verified([check(0, { fp: 'B3', tests: ['b', 'c'] })], { diff_hash: 'd4' })], limits).state;
+    expect(third.iterations.slice(1).map((it) => it.delta?.improved)).toEqual([true, false, false]);
+    expect(third.handoff!.recommended_action).toBe('manual_investigation');
   });
 
   it('the plan-level handoff suggests resetting the plan loop', () => {

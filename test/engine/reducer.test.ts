@@ -138,12 +138,17 @@ describe('reduce: max_iterations boundaries', () => {
     [3, 2, ['retry', 'retry']],
     [3, 3, ['retry', 'retry', 'stop']],
   ] as Array<[number, number, Verdict[]]>)('max_iterations=%i after %i progressing failures', (max, count, verdicts) => {
-    const events = Array.from({ length: count }, (_, i) => fail(`Error ${i}`, `diff-${i}`));
+    // One of four failing tests fixed per iteration: steady progress.
+    const tests = ['t1', 't2', 't3', 't4'];
+    const events = Array.from({ length: count }, (_, i) => verified([check(0, { fp: `Error ${i}`, tests: tests.slice(i) })], { diff_hash: `diff-${i}` }));
     const { decisions, state } = run(events, ctx({ max_iterations: max }));
     expect(decisions.map((d) => d.verdict)).toEqual(verdicts);
     if (verdicts.at(-1) === 'stop') {
       expect(state.stop_reason).toBe('max_iterations');
       expect(state.handoff?.recommended_action).toBe(count >= 2 ? 'split_task' : 'manual_investigation');
+      // A new error each time with nothing fixed is not steady progress (handoff.ts, steadyProgress).
+      const guessing = run(Array.from({ length: count }, (_, i) => fail(`Error ${i}`, `diff-${i}`)), ctx({ max_iterations: max })).state;
+      expect(guessing.handoff?.recommended_action).toBe('manual_investigation');
     }
   });
 });

@@ -77,3 +77,22 @@ describe.concurrent('first contact: output whose order changes, several cases in
     expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'pass']);
   }, 90_000);
 });
+
+describe.concurrent('first contact: running out of iterations', () => {
+  it('an agent guessing a different wrong value every time (one test): runs out at max_iterations, recommended manual_investigation (not split_task: nothing was ever fixed)', async ({ expect }) => {
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 10 }, limits: { max_iterations: 5, error_fingerprint_repeats: 2, no_progress_repeats: 2 } });
+    const trail = await s.play([3, 5, 7, 9, 11].map((v) => (x: Scenario) => x.edit({ code: { values: { alpha: v } } })));
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry+', 'stop:max_iterations']);
+    expect(s.results.at(-1)!.json.handoff.recommended_action).toBe('manual_investigation');
+  }, 90_000);
+  it('an agent thrashing through a new syntax error every iteration: runs out at max_iterations, recommended manual_investigation (not split_task: nothing got further)', async ({ expect }) => {
+    // Written first with a fifth edit back to the first syntax error and max 6: stopped at 3 as the
+    // same error (node --test fingerprinted a file that cannot load by its exit code; fixed since in
+    // the fingerprint, 54d94fe). Then the return to the first error at 6 is the fingerprint rule's
+    // (a detour back to iteration 2's result). Four different errors with max 5 run out.
+    const s = new Scenario(RUNNERS.nodeTest, { want: { alpha: 1, bravo: 2 }, start: { values: { alpha: 0, bravo: 2 } }, limits: { ...limits, max_iterations: 5 } });
+    const trail = await s.play([() => {}, ...[1, 2, 3, 4].map((n, i) => (x: Scenario) => x.edit({ code: { syntaxError: n, comment: `try ${i + 1}` } }))]);
+    expect(trail, s.explain()).toEqual(['retry+', 'retry+', 'retry+', 'retry+', 'stop:max_iterations']);
+    expect(s.results.at(-1)!.json.handoff.recommended_action).toBe('manual_investigation');
+  }, 90_000);
+});

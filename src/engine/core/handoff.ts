@@ -46,9 +46,20 @@ export function autoFixed(iterations: IterationRecord[], baseline?: Baseline | n
   return out;
 }
 
-/** Every iteration after the first made progress (needs at least two iterations to tell). */
-export function progressedEveryTime(iterations: IterationRecord[]): boolean {
-  return iterations.length >= 2 && iterations.slice(1).every((it) => it.progress);
+/**
+ * The loop ran out while getting somewhere (needs at least two iterations to tell): every
+ * iteration after the first made progress (a tree not seen before), and at least half of them
+ * improved what the checks show (a check or test fixed, the same errors in fewer places, the
+ * error further along). That is a task too big for one loop. A new tree with a new error each
+ * time and nothing fixed (a guessed value after another, one syntax error after another) is not:
+ * splitting the task would not help, a human has to look. An iteration recorded without a delta
+ * (an older state file) counts as improved, as it did.
+ */
+export function steadyProgress(iterations: IterationRecord[]): boolean {
+  const repeats = iterations.slice(1);
+  if (repeats.length === 0 || !repeats.every((it) => it.progress)) return false;
+  const improved = repeats.filter((it) => it.delta?.improved !== false).length;
+  return improved * 2 >= repeats.length;
 }
 
 export function recommendedAction(loop: LoopState): RecommendedAction {
@@ -58,7 +69,7 @@ export function recommendedAction(loop: LoopState): RecommendedAction {
     case 'max_iterations':
     case 'time_budget':
     case 'token_budget':
-      return progressedEveryTime(loop.iterations) ? 'split_task' : 'manual_investigation';
+      return steadyProgress(loop.iterations) ? 'split_task' : 'manual_investigation';
     case 'repeated_fingerprint':
     case 'no_progress':
     case 'blocked':
@@ -101,7 +112,7 @@ function recommendation(loop: LoopState, ctx: LoopContext, action: RecommendedAc
     case 'token_budget': {
       const why = loop.stop_reason === 'max_iterations' ? `all ${n} iterations (max_iterations)` : `its ${loop.stop_reason === 'time_budget' ? 'time' : 'token'} budget${loop.stop_detail ? ` (${loop.stop_detail})` : ''} after ${n} iteration${n === 1 ? '' : 's'}`;
       if (action === 'split_task') {
-        return `Every iteration made progress, but ${subject(loop)} did not converge: the loop used ${why}. The task is probably too large for one loop. Split it into smaller tasks with their own \`<verify>\` steps, or raise max_iterations and run ${reset} to give it another round.`;
+        return `Every iteration made progress and most fixed something, but ${subject(loop)} did not converge: the loop used ${why}. The task is probably too large for one loop. Split it into smaller tasks with their own \`<verify>\` steps, or raise max_iterations and run ${reset} to give it another round.`;
       }
       return `The loop used ${why}; ${progressed} of ${Math.max(n - 1, 0)} repeat iteration${n - 1 === 1 ? '' : 's'} made progress and ${fp} is still failing. Investigate the still-failing checks below by hand, fix the cause or clarify the task, then run ${reset} to loop again.`;
     }
