@@ -74,7 +74,9 @@ export async function run(argv: string[]): Promise<number> {
       const { readPlanStatus } = await loadPlanStatusModule();
       perTask = await readPlanStatus(planPath, states[0] ?? null, { cwd: values.cwd });
     } catch (err) {
-      if (!(err instanceof RalfError)) throw err;
+      // A plan that cannot be read and has no loop recorded (a typo, a moved file) is an error,
+      // not "nothing verified yet": there is nothing to show.
+      if (!(err instanceof RalfError) || states.length === 0) throw err;
       planWarning = `the plan could not be read (${err.message}); showing the recorded loops only`;
     }
   }

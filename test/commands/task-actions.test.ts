@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { autoTask, checkpointTask, Project, PLAN_REL, VALUE_CHECK } from '../engine/project.js';
@@ -128,6 +130,20 @@ describe('ralf status', () => {
     const p = new Project({ tasks: task, files });
     const r = await p.run(['status', '--cwd', tempDir()]);
     expect(r.exitCode).toBe(2);
+  });
+
+  it('a PLAN that cannot be read: exit 2 naming it when no loop is recorded; the recorded loops when one is', async () => {
+    const p = new Project({ tasks: task, files });
+    const typo = await p.run(['status', '.planning/phases/01-x/01-01-PLNA.md']);
+    expect(typo.exitCode).toBe(2);
+    expect(String(typo.stderr)).toContain('01-01-PLNA.md: no such file');
+    expect(String(typo.stdout)).toBe('');
+    await p.verify(1);
+    rmSync(join(p.dir, PLAN_REL));
+    const gone = await p.run(['status', PLAN_REL]);
+    expect(gone.exitCode).toBe(0);
+    expect(String(gone.stdout)).toMatch(/Plan 01-01/);
+    expect(String(gone.stderr) + String(gone.stdout)).toMatch(/the plan could not be read/);
   });
 
   it('refuses state written by a newer ralf', async () => {
