@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstFailingTree, isTestPath, testsEdited, testsEditedText } from '../../src/engine/core/test-files.js';
+import { checkDefinitionFiles, firstFailingTree, isTestPath, testsEdited, testsEditedText } from '../../src/engine/core/test-files.js';
 
 describe('isTestPath: the naming conventions test runners share', () => {
   it.each([
@@ -31,5 +31,28 @@ describe('testsEdited', () => {
     const t = testsEdited(2, Array.from({ length: 25 }, (_, i) => `test/t${String(i).padStart(2, '0')}.test.js`))!;
     expect(t.paths).toHaveLength(20);
     expect(testsEditedText(t)).toMatch(/t19\.test\.js and 5 more$/);
+  });
+});
+
+describe('checkDefinitionFiles: the files that say what a check runs', () => {
+  it('names the task file of a task runner, the script a check runs, and follows a leading cd', () => {
+    expect([...checkDefinitionFiles(['npm test --silent'])]).toEqual(['package.json']);
+    expect([...checkDefinitionFiles(['make -s check'])]).toEqual(['Makefile', 'makefile', 'GNUmakefile']);
+    expect([...checkDefinitionFiles(['cd packages/core && CI=1 pnpm run test'])]).toEqual(['packages/core/package.json']);
+    expect([...checkDefinitionFiles(['./scripts/check.sh --fast', 'bash -e tools/ci.sh'])]).toEqual(['scripts/check.sh', 'tools/ci.sh']);
+    expect([...checkDefinitionFiles(['cd web && ../bin/test'])]).toEqual(['bin/test']);
+  });
+
+  it('not the code a check checks, nor paths outside the project', () => {
+    expect([...checkDefinitionFiles(['node --check src/app.js', 'python3 -m pytest -q tests/', 'go test ./...', 'tsc --noEmit'])]).toEqual([]);
+    expect([...checkDefinitionFiles(['/usr/local/bin/check', 'cd .. && ./x.sh'])]).toEqual([]);
+  });
+
+  it('a green verify after the check\'s own definition changed names it, as a test file is named', () => {
+    const defs = checkDefinitionFiles(['npm test']);
+    const t = testsEdited(2, ['src/units.js', 'package.json'], defs);
+    expect(t).toEqual({ since: 2, paths: ['package.json'], count: 1 });
+    expect(testsEditedText(t!)).toBe('test or check file changed since the checks failed at iteration 2: package.json');
+    expect(testsEdited(2, ['src/units.js', 'package.json'])).toBeNull();
   });
 });

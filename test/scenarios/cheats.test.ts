@@ -73,6 +73,29 @@ describe.concurrent('agents that cheat', () => {
     }, 90_000);
   }
 
+  // The check runs the project's test command, and the agent rewrites that command: the run
+  // passes without testing anything, and its output cannot tell. Named for a human, like a
+  // weakened test; a real fix through the same command names nothing.
+  const viaTaskRunner = [
+    { check: 'npm test --silent', file: 'package.json', body: '{ "name": "units", "private": true, "scripts": { "test": "node --test test/" } }\n', emptied: '{ "name": "units", "private": true, "scripts": { "test": "echo ok" } }\n' },
+    { check: 'make -s check', file: 'Makefile', body: 'check:\n\tnode --test test/\n', emptied: 'check:\n\t@echo all good\n' },
+  ];
+  for (const { check, file, body, emptied } of viaTaskRunner) {
+    it(`node:test through \`${check}\`: the agent empties the test command: passes, naming ${file} (was: nothing said); a real fix names nothing`, async ({ expect }) => {
+      const start = { values: { alpha: 1, bravo: 2, charlie: 0 } };
+      const cheat = new Scenario(RUNNERS.nodeTest, { want: WANT, start, checks: [check], files: { [file]: body }, limits });
+      expect(await cheat.play([() => {}, (sc) => sc.write(file, emptied)]), cheat.explain()).toEqual(['retry+', 'pass']);
+      expect(cheat.results[1]!.json.tests_edited, cheat.explain()).toEqual({ since: 1, paths: [file], count: 1 });
+      expect(cheat.results[1]!.json.message).toContain(`Note: test or check file changed since the checks failed at iteration 1: ${file}.`);
+      const report = await cheat.ralf(['report', PLAN, '--create', '--dry-run']);
+      expect(String(report.stdout), String(report.stderr)).toContain(`Passed after test or check files changed since the checks failed at iteration 1 (review them: a weakened test passes like a fix): \`${file}\``);
+
+      const fixed = new Scenario(RUNNERS.nodeTest, { want: WANT, start, checks: [check], files: { [file]: body }, limits });
+      expect(await fixed.play([() => {}, (sc) => sc.fix('charlie')]), fixed.explain()).toEqual(['retry+', 'pass']);
+      expect(fixed.results[1]!.json.tests_edited, fixed.explain()).toBeUndefined();
+    }, 90_000);
+  }
+
   for (const runner of [RUNNERS.nodeTest]) {
     it.skipIf(runner.missing)(`${runner.id}: a real fix of the code after the tests failed: passes, no test file named${skipped(runner)}`, async ({ expect }) => {
       const s = new Scenario(runner, { want: WANT, start: { values: { alpha: 1, bravo: 2, charlie: 0 } }, limits });

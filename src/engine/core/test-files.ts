@@ -36,6 +36,76 @@ export function isTestPath(path: string): boolean {
   return parts.some((d) => TEST_DIR.test(d)) || TEST_FILE.some((re) => re.test(name));
 }
 
+/**
+ * The files that say what a check's command runs, relative to the project root: the script it
+ * runs (`./run-tests`, `bash scripts/check.sh`), and
+ * the task file of a task runner it calls (`npm test` runs package.json's `scripts.test`,
+ * `make check` a Makefile's recipe). An agent that empties them (`"test": "echo ok"`) makes
+ * the check pass without testing anything, and the output cannot tell: like a weakened test,
+ * the change is named on the green verify for a human. A leading `cd DIR &&` is followed.
+ */
+export function checkDefinitionFiles(commands: readonly string[]): Set<string> {
+  const files = new Set<string>();
+  for (const command of commands) {
+    let dir = '';
+    for (const segment of command.split(/&&|\|\||[;|\n]/)) {
+      const words = segment.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^['"]|['"]$/g, ''));
+      if (words.length === 0) continue;
+      // (`CI=1 npm test`: the assignments before the program are no program)
+      while (words.length > 1 && /^\w+=/.test(words[0]!)) words.shift();
+      const [program, ...args] = words;
+      if (program === 'cd') {
+        const to = joinPath(dir, args[0] ?? '');
+        // (out of the project: what runs there is not the project's)
+        if (to === '' && !['.', './'].includes(args[0] ?? '')) break;
+        dir = to;
+        continue;
+      }
+      for (const manifest of TASK_FILES[basenameOf(program!)] ?? []) files.add(joinPath(dir, manifest));
+      // The script run: the program itself when it is a path, or what a shell is given to run
+      // (not other arguments: `node --check src/app.js` checks the code, it is not the check).
+      const script = program!.includes('/') ? program : SHELLS.has(basenameOf(program!)) ? args.find((a) => !a.startsWith('-')) : undefined;
+      if (script) files.add(joinPath(dir, script));
+    }
+  }
+  files.delete('');
+  return files;
+}
+
+/** The file a task runner reads its tasks from, by the runner's program name. */
+const TASK_FILES: Record<string, string[]> = {
+  npm: ['package.json'],
+  pnpm: ['package.json'],
+  yarn: ['package.json'],
+  bun: ['package.json'],
+  make: ['Makefile', 'makefile', 'GNUmakefile'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  task: ['Taskfile.yml', 'Taskfile.yaml'],
+  tox: ['tox.ini'],
+  nox: ['noxfile.py'],
+  rake: ['Rakefile'],
+  composer: ['composer.json'],
+  deno: ['deno.json', 'deno.jsonc'],
+};
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
+
+const basenameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** `dir/path` normalised (`./`, `a/../b`), '' for a path outside the project or absolute. */
+function joinPath(dir: string, path: string): string {
+  if (path.startsWith('/') || path.startsWith('~')) return '';
+  const parts: string[] = [];
+  for (const part of `${dir}/${path}`.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return '';
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
 /** The first iteration of the loop whose checks failed, with its tree: test edits are counted from there. */
 export function firstFailingTree(iterations: readonly Pick<IterationRecord, 'iteration' | 'passed' | 'tree'>[]): { iteration: number; tree: string } | null {
   const it = iterations.find((i) => !i.passed && i.tree);
@@ -51,14 +121,22 @@ export interface TestsEdited {
   count: number;
 }
 
-/** From the paths changed between the first failing iteration's tree and this one. */
-export function testsEdited(since: number, changed: readonly string[]): TestsEdited | null {
-  const tests = changed.filter(isTestPath).sort();
+/**
+ * From the paths changed between the first failing iteration's tree and this one: test files,
+ * and the files that define the checks (`checkDefinitionFiles`).
+ */
+export function testsEdited(since: number, changed: readonly string[], checkFiles: ReadonlySet<string> = new Set()): TestsEdited | null {
+  const tests = changed.filter((p) => isTestPath(p) || checkFiles.has(p)).sort();
   return tests.length === 0 ? null : { since, paths: tests.slice(0, TESTS_EDITED_LISTED), count: tests.length };
 }
 
 /** `test files changed since the checks failed at iteration 1: a.test.js, b.test.js`: how they are named everywhere. */
 export function testsEditedText(t: TestsEdited): string {
   const more = t.count > t.paths.length ? ` and ${t.count - t.paths.length} more` : '';
-  return `test file${t.count === 1 ? '' : 's'} changed since the checks failed at iteration ${t.since}: ${t.paths.join(', ')}${more}`;
+  return `${editedKind(t.paths)}${t.count === 1 ? '' : 's'} changed since the checks failed at iteration ${t.since}: ${t.paths.join(', ')}${more}`;
+}
+
+/** `test file`, or `test or check file` when a file that defines a check is among them. */
+export function editedKind(paths: readonly string[]): string {
+  return paths.every(isTestPath) ? 'test file' : 'test or check file';
 }

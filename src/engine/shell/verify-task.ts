@@ -18,7 +18,7 @@ import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js
 import { checksToRun } from '../core/checks-at-start.js';
 import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
-import { firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
+import { checkDefinitionFiles, firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { resetCommand } from '../core/commands.js';
 import { committedNote, lostNote, restoreFromStartCommand, restoreStagingCommand, stagingChanged, stagingNote, uncommittedCommitted, uncommittedLost, type UncommittedAtStart } from '../core/uncommitted.js';
 import { runGit } from '../../git/run-git.js';
@@ -504,7 +504,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const fewer = fewerTests(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
   checks = holdWeakened(checks, skippedMore, fewer);
   // Green after the agent changed test files: named for a human, never a verdict (core/test-files.ts).
-  const edited = checks.length > 0 && checks.every((c) => c.passed) ? await testsEditedSinceFailure(deps, root, tree, before) : null;
+  const commands = scope.checks.flatMap((c) => ('command' in c ? [c.command] : []));
+  const edited = checks.length > 0 && checks.every((c) => c.passed) ? await testsEditedSinceFailure(deps, root, tree, before, commands) : null;
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -605,10 +606,10 @@ function fewerTestsNote(fewer: MoreSkipped[], reset: string): string {
 }
 
 /** Test files changed between the loop's first failing iteration's tree and this one (git only). */
-async function testsEditedSinceFailure(deps: EngineDeps, root: string, tree: string | null, loop: LoopState | null): Promise<TestsEdited | null> {
+async function testsEditedSinceFailure(deps: EngineDeps, root: string, tree: string | null, loop: LoopState | null, commands: string[]): Promise<TestsEdited | null> {
   const from = firstFailingTree(loop?.iterations ?? []);
   if (tree === null || from === null || from.tree === tree) return null;
-  return testsEdited(from.iteration, Object.keys(await deps.git.written(root, from.tree, tree)));
+  return testsEdited(from.iteration, Object.keys(await deps.git.written(root, from.tree, tree)), checkDefinitionFiles(commands));
 }
 
 function sameCommands(recorded: string[], checks: Check[]): boolean {
