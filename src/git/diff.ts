@@ -1,5 +1,5 @@
 import { runGit } from './run-git.js';
-import { projectPathspecs } from './pathspec.js';
+import { literalPathspec, projectPathspecs, RALF_STATE_DIR } from './pathspec.js';
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'R';
 
@@ -120,4 +120,32 @@ export async function treeDiff(root: string, fromTree: string, toTree: string): 
     entries.push({ status: letter === 'A' ? 'A' : letter === 'D' ? 'D' : 'M', path, record: `${meta}\0${path}`, new_blob: newBlob, ...mode });
   }
   return entries;
+}
+
+/** One path's difference between two trees: modes and blob ids (`000000`/zeros: absent). */
+export interface PathChange {
+  path: string;
+  old_mode: string;
+  new_mode: string;
+  old_blob: string;
+  new_blob: string;
+}
+
+/**
+ * Paths that differ between two trees (no rename detection: a rename is its two paths),
+ * within `paths` (literal, root-relative) when given; `.planning/ralf/` never included.
+ */
+export async function pathChanges(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<PathChange[]> {
+  if (fromTree === toTree) return [];
+  if (paths !== undefined && paths.length === 0) return [];
+  const specs = paths === undefined ? ['.'] : paths.map(literalPathspec);
+  const r = await runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', '--relative', fromTree, toTree, '--', ...specs, `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
+  const fields = r.stdout.toString('utf8').split('\0');
+  const out: PathChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // `:100644 100644 <old blob> <new blob> M` then the path.
+    const [oldMode = '', newMode = '', oldBlob = '', newBlob = ''] = (fields[i] ?? '').replace(/^:/, '').split(' ');
+    out.push({ path: fields[i + 1] ?? '', old_mode: oldMode, new_mode: newMode, old_blob: oldBlob, new_blob: newBlob });
+  }
+  return out;
 }

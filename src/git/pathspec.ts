@@ -36,3 +36,11 @@ export function literalPathspec(path: string): string {
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   return `:(literal)${p}`;
 }
+
+/**
+ * A path as a person reads it in a printed git command: as it is, unless git would read it as a
+ * pattern (`*`, `?`, `[`, `\`) or as magic (a leading `:`); then `literalPathspec`.
+ */
+export function readablePathspec(path: string): string {
+  return /[*?[\]\\]|^:/.test(path) ? literalPathspec(path) : path;
+}

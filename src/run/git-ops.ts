@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import { keepTreeUnderRef } from '../git/keep-ref.js';
 import { readHead } from '../git/repo.js';
 import { restoreTree } from '../git/restore.js';
-import { literalPathspec, RALF_STATE_DIR } from '../git/pathspec.js';
+import { literalPathspec, readablePathspec } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
 import { snapshotWorkingTree, type SnapshotOptions } from '../git/snapshot.js';
 import { withTempIndex } from '../git/temp-index.js';
+import { pathChanges, type PathChange } from '../git/diff.js';
 import { insideGit } from '../engine/shell/git-adapter.js';
 
 export { insideGit };
@@ -30,36 +31,10 @@ export async function snapshot(root: string, options: SnapshotOptions = {}): Pro
   return snapshotWorkingTree(root, options);
 }
 
-/** One path's difference between two trees: modes and blob ids (`000000`/zeros: absent). */
-export interface PathChange {
-  path: string;
-  old_mode: string;
-  new_mode: string;
-  old_blob: string;
-  new_blob: string;
-}
 
 const ABSENT_MODE = '000000';
 const GITLINK = '160000';
 
-/**
- * Paths that differ between two trees (no rename detection: a rename is its two paths),
- * within `paths` (literal, root-relative) when given; `.planning/ralf/` never included.
- */
-export async function pathChanges(root: string, fromTree: string, toTree: string, paths?: string[]): Promise<PathChange[]> {
-  if (fromTree === toTree) return [];
-  if (paths !== undefined && paths.length === 0) return [];
-  const specs = paths === undefined ? ['.'] : paths.map(literalPathspec);
-  const r = await runGit(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', '--relative', fromTree, toTree, '--', ...specs, `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
-  const fields = r.stdout.toString('utf8').split('\0');
-  const out: PathChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    // `:100644 100644 <old blob> <new blob> M` then the path.
-    const [oldMode = '', newMode = '', oldBlob = '', newBlob = ''] = (fields[i] ?? '').replace(/^:/, '').split(' ');
-    out.push({ path: fields[i + 1] ?? '', old_mode: oldMode, new_mode: newMode, old_blob: oldBlob, new_blob: newBlob });
-  }
-  return out;
-}
 
 export interface CommitResult {
   sha: string;
@@ -319,8 +294,7 @@ export function attemptRefName(planId: string, task: number | null, at: Date): s
 export function restoreCommand(root: string, ref: string, files: string[], cwd = process.cwd()): string | null {
   if (files.length === 0) return null;
   const where = cwd === root ? [] : ['-C', root];
-  const specs = files.map((f) => (/[*?[\]\\]|^:/.test(f) ? literalPathspec(f) : f));
-  return ['git', ...where, 'restore', `--source=${ref}`, '--', ...specs].map(shellQuote).join(' ');
+  return ['git', ...where, 'restore', `--source=${ref}`, '--', ...files.map(readablePathspec)].map(shellQuote).join(' ');
 }
 
 export function shellQuote(arg: string): string {

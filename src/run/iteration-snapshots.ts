@@ -24,7 +24,8 @@ import { processAlive } from '../fs/process-alive.js';
 import { gitText, runGit } from '../git/run-git.js';
 import { RALF_IDENTITY } from '../git/keep-ref.js';
 import { readHead } from '../git/repo.js';
-import { attemptRefName, commitPaths, pathChanges, restorePaths, shellQuote, snapshot, withoutUserEdits, type CommitResult, type PathChange, type RevertResult } from './git-ops.js';
+import { attemptRefName, commitPaths, restorePaths, shellQuote, snapshot, withoutUserEdits, type CommitResult, type RevertResult } from './git-ops.js';
+import { pathChanges, type PathChange } from '../git/diff.js';
 import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
 

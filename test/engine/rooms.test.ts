@@ -12,7 +12,7 @@ const ENGINE = resolve(__dirname, '../../src/engine');
 const SRC = resolve(ENGINE, '..');
 
 /** Modules outside the engine that the core may import: data shapes, constants and pure helpers without imports of their own. */
-const CORE_MAY_IMPORT = new Set(['plan/model.ts', 'exit-codes.ts', 'formats/item-identity.ts', 'compare-text.ts']);
+const CORE_MAY_IMPORT = new Set(['plan/model.ts', 'exit-codes.ts', 'formats/item-identity.ts', 'compare-text.ts', 'git/pathspec.ts']);
 
 interface Import {
   file: string;

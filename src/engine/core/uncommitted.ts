@@ -12,6 +12,7 @@
  * tree it restarts on, less the loop's own earlier attempts.
  */
 import { shellWord } from './commands.js';
+import { readablePathspec } from '../../git/pathspec.js';
 
 export interface UncommittedAtStart {
   /** HEAD's commit when the task started. */
@@ -54,7 +55,7 @@ export function uncommittedLost(atStart: UncommittedAtStart, stillDiffering: str
 
 /** `git restore --source=<start tree> -- <paths>`, shell-quoted. */
 export function restoreFromStartCommand(startTree: string, paths: string[]): string {
-  return ['git', 'restore', `--source=${startTree}`, '--', ...paths.map(literal)].map(shellWord).join(' ');
+  return ['git', 'restore', `--source=${startTree}`, '--', ...paths.map(readablePathspec)].map(shellWord).join(' ');
 }
 
 /** What the verify answer says about it; `restore`: restoreFromStartCommand's text. */
@@ -84,17 +85,12 @@ export function stagingChanged(atStart: UncommittedAtStart, indexDiffering: stri
 
 /** `git restore --staged --source=<start index tree> -- <paths>`, shell-quoted: the index entries as they were (a path not staged then leaves the index), the files untouched. */
 export function restoreStagingCommand(indexTree: string, paths: string[]): string {
-  return ['git', 'restore', '--staged', `--source=${indexTree}`, '--', ...paths.map(literal)].map(shellWord).join(' ');
+  return ['git', 'restore', '--staged', `--source=${indexTree}`, '--', ...paths.map(readablePathspec)].map(shellWord).join(' ');
 }
 
 /** What the verify answer says about it; `restore`: restoreStagingCommand's text. */
 export function stagingNote(paths: string[], restore: string): string {
   return `Note: what the user had staged of ${listed(paths)} (their uncommitted work when the task started) changed: a git add, stash or reset did it. It is not the task's: put the user's staging back with \`${restore}\` (it leaves the files as they are), and never stage or unstage files you did not change.`;
-}
-
-/** A path, never a pattern: a file named `*` is that file. */
-function literal(p: string): string {
-  return /[*?[\]\\]|^:/.test(p) ? `:(literal)${p}` : p;
 }
 
 /** The first eight paths, then how many more. */

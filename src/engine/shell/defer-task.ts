@@ -8,7 +8,8 @@
 import { RalfError } from '../../errors.js';
 import { keepTreeUnderRef, ralfRefName } from '../../git/keep-ref.js';
 import { restoreTree } from '../../git/restore.js';
-import { pathChanges, restoreCommand } from '../../run/git-ops.js';
+import { restoreCommand } from '../../run/git-ops.js';
+import { pathChanges } from '../../git/diff.js';
 import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { findLoop } from '../core/find-loop.js';

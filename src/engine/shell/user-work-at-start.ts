@@ -4,10 +4,9 @@
  * had staged (core/uncommitted.ts). A verify then tells when one of the agent's git commands took
  * that work or changed its staging. Never a failure of the command: null when git cannot say.
  */
-import { RALF_STATE_DIR } from '../../git/pathspec.js';
+import { pathChanges } from '../../git/diff.js';
 import { userIndexTree } from '../../git/index-tree.js';
 import { readHead } from '../../git/repo.js';
-import { runGit } from '../../git/run-git.js';
 import { uncommittedAtStart, userPathsAtReset, type UncommittedAtStart } from '../core/uncommitted.js';
 
 /** What the loop had before a reset: its start and the user's work recorded there. */
@@ -17,10 +16,7 @@ export interface Restart {
 }
 
 export async function userWorkAtStart(root: string, startRef: string, restart?: Restart): Promise<UncommittedAtStart | null> {
-  const names = async (from: string, to: string) => {
-    const r = await runGit(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', from, to, '--', '.', `:(exclude)${RALF_STATE_DIR}`], { cwd: root });
-    return r.stdout.toString('utf8').split('\0').filter(Boolean);
-  };
+  const names = async (from: string, to: string) => (await pathChanges(root, from, to)).map((c) => c.path);
   try {
     const head = await readHead(root);
     if (!head) return null;

@@ -24,6 +24,7 @@ import { committedNote, lostNote, restoreFromStartCommand, restoreStagingCommand
 import { runGit } from '../../git/run-git.js';
 import { readHead } from '../../git/repo.js';
 import { literalPathspec } from '../../git/pathspec.js';
+import { pathChanges } from '../../git/diff.js';
 import { deletedOutsideFinding } from '../../git/rule4.js';
 import { commandInvocation } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
@@ -651,12 +652,12 @@ function unwrap<T>(s: Settled<T>): T {
  * were committed as the user had them).
  */
 async function userWorkNow(root: string, atStart: UncommittedAtStart, startRef: string, tree: string): Promise<{ stillDiffering: string[]; differingFromStart: string[] | null; stagingDiffering: string[] | null; head: string } | null> {
-  const specs = atStart.paths.map(literalPathspec);
-  const names = async (args: string[]) => (await runGit([...args, '--', ...specs], { cwd: root })).stdout.toString('utf8').split('\0').filter(Boolean);
-  const diffTree = (from: string, to: string) => names(['diff-tree', '-r', '--no-renames', '--name-only', '-z', '--relative', from, to]);
+  const diffTree = async (from: string, to: string) => (await pathChanges(root, from, to, atStart.paths)).map((c) => c.path);
+  // What is staged now against what the user had staged at the start (read-only: --cached reads the index, not the files).
+  const stagedNow = async (index: string) =>
+    (await runGit(['diff-index', '--cached', '--no-renames', '--name-only', '-z', '--relative', index, '--', ...atStart.paths.map(literalPathspec)], { cwd: root })).stdout.toString('utf8').split('\0').filter(Boolean);
   try {
-    // What is staged now against what the user had staged at the start (read-only: --cached reads the index, not the files).
-    const [stillDiffering, headNow, staged] = await Promise.all([diffTree(atStart.head, tree), readHead(root), atStart.index ? names(['diff-index', '--cached', '--no-renames', '--name-only', '-z', '--relative', atStart.index]) : Promise.resolve(null)]);
+    const [stillDiffering, headNow, staged] = await Promise.all([diffTree(atStart.head, tree), readHead(root), atStart.index ? stagedNow(atStart.index) : Promise.resolve(null)]);
     const moved = headNow !== '' && headNow !== atStart.head;
     // After a commit the index is the new HEAD's: what the commit took in is said instead (uncommitted_committed).
     return { stillDiffering, differingFromStart: moved ? await diffTree(startRef, headNow) : null, stagingDiffering: moved ? null : staged, head: headNow || atStart.head };
