@@ -11,7 +11,6 @@ import { displayTaskName, formatDuration, oneLine, plural, shortFingerprint } fr
 import { reportRows } from './rows.js';
 import { approveCommand, reportCommand, resetCommand, verifyCommand } from '../engine/core/commands.js';
 import type { ReportInput, ReportRow } from './types.js';
-import { editedKind } from '../engine/core/test-files.js';
 // A Rule 4 stop in the report names the approval that answers it.
 
 export const REPORT_HEADING = 'RALF Lite Loop Report';
@@ -197,7 +196,7 @@ function earlierLines(row: ReportRow): PhrasingContent[][] {
     ...(row.skipped_more?.length ? [commands('More tests skipped than where the loop started (a skipped test verifies nothing)', row.skipped_more)] : []),
     ...(row.fewer_tests?.length ? [commands('Fewer tests run than earlier in the loop (a deleted test verifies nothing)', row.fewer_tests)] : []),
     ...(row.same_tree_failed !== undefined ? [[text(`Passed on the code that failed at iteration ${row.same_tree_failed} (unchanged tree): the checks are flaky unless something outside the tree changed`)]] : []),
-    ...(row.tests_edited ? [commands(`Passed after ${editedKind(row.tests_edited.paths.filter((p) => !/^and \d+ more$/.test(p)))}s changed since the checks failed at iteration ${row.tests_edited.since} (review them: a weakened test passes like a fix)`, row.tests_edited.paths)] : []),
+    ...(row.tests_edited ? [commands(`Passed after ${row.tests_edited.kind}s changed since the checks failed at iteration ${row.tests_edited.since} (review them: a weakened test passes like a fix)`, row.tests_edited.paths)] : []),
   ];
 }
 

@@ -5,6 +5,7 @@
 import { failed } from '../engine/core/check-status.js';
 import { alreadyFailingEntries } from '../engine/core/baseline.js';
 import { autoFixed } from '../engine/core/handoff.js';
+import { editedKind } from '../engine/core/test-files.js';
 import type { LoopState, NotLoopedTask, Rule4Approval } from '../engine/core/types.js';
 import type { TaskDecisionKind } from '../plan/model.js';
 import { configValue } from './config-values.js';
@@ -62,7 +63,7 @@ function loopRow(base: Pick<ReportRow, 'scope' | 'number' | 'name' | 'type'>, lo
     ...(edited.length > 0 ? { checks_edited: edited } : {}),
     ...(skipped.length > 0 ? { skipped_more: skipped } : {}),
     ...(fewer.length > 0 ? { fewer_tests: fewer } : {}),
-    ...(testsEdited ? { tests_edited: { since: testsEdited.since, paths: testsEdited.count > testsEdited.paths.length ? [...testsEdited.paths, `and ${testsEdited.count - testsEdited.paths.length} more`] : testsEdited.paths } } : {}),
+    ...(testsEdited ? { tests_edited: { since: testsEdited.since, kind: editedKind(testsEdited.paths), paths: testsEdited.count > testsEdited.paths.length ? [...testsEdited.paths, `and ${testsEdited.count - testsEdited.paths.length} more`] : testsEdited.paths } } : {}),
     ...(sameTreeFailed !== undefined ? { same_tree_failed: sameTreeFailed } : {}),
     ...(loop.deferred ? { deferred: loop.deferred.reason } : {}),
     ...base,

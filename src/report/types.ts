@@ -85,7 +85,7 @@ export interface ReportRow {
   /** Checks that run fewer tests at the last iteration than earlier in the loop: `command: before → now`. */
   fewer_tests?: string[];
   /** The loop passed after these test files changed since its first failing iteration (core/test-files.ts): for a human to review. */
-  tests_edited?: { since: number; paths: string[] };
+  tests_edited?: { since: number; paths: string[]; /** `test file`, or `test or check file` (core/test-files.ts editedKind). */ kind: string };
   /** The loop passed on the very tree that failed at this iteration: flaky checks, or a change outside the tree. */
   same_tree_failed?: number;
   /** Why the task was deferred (`ralf task defer`). */
