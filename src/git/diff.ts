@@ -122,6 +122,14 @@ export async function treeDiff(root: string, fromTree: string, toTree: string): 
   return entries;
 }
 
+/** The mode git prints for the side of a change where the path is absent. */
+export const ABSENT_MODE = '000000';
+
+/** Whether two tree entries (mode and blob) hold the same thing: the same mode, and the same blob unless the path is absent from both. */
+export function sameEntry(a: { mode: string; blob: string }, b: { mode: string; blob: string }): boolean {
+  return a.mode === b.mode && (a.mode === ABSENT_MODE || a.blob === b.blob);
+}
+
 /** One path's difference between two trees: modes and blob ids (`000000`/zeros: absent). */
 export interface PathChange {
   path: string;

@@ -20,7 +20,7 @@ import { literalPathspec, readablePathspec } from '../git/pathspec.js';
 import { GitError, gitText, runGit } from '../git/run-git.js';
 import { snapshotWorkingTree, type SnapshotOptions } from '../git/snapshot.js';
 import { withTempIndex } from '../git/temp-index.js';
-import { pathChanges, type PathChange } from '../git/diff.js';
+import { ABSENT_MODE, pathChanges, sameEntry, type PathChange } from '../git/diff.js';
 import { insideGit } from '../engine/shell/git-adapter.js';
 
 export { insideGit };
@@ -32,7 +32,6 @@ export async function snapshot(root: string, options: SnapshotOptions = {}): Pro
 }
 
 
-const ABSENT_MODE = '000000';
 const GITLINK = '160000';
 
 
@@ -150,7 +149,7 @@ export async function withoutUserEdits(root: string, changes: PathChange[]): Pro
   const left: LeftOut[] = [];
   for (const c of changes) {
     const head = atHead.get(c.path) ?? { mode: ABSENT_MODE, blob: '' };
-    if (head.mode === c.old_mode && (c.old_mode === ABSENT_MODE || head.blob === c.old_blob)) {
+    if (sameEntry(head, { mode: c.old_mode, blob: c.old_blob })) {
       out.push(c);
       continue;
     }

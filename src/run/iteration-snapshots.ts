@@ -25,7 +25,7 @@ import { gitText, runGit } from '../git/run-git.js';
 import { RALF_IDENTITY } from '../git/keep-ref.js';
 import { readHead } from '../git/repo.js';
 import { attemptRefName, commitPaths, restorePaths, shellQuote, snapshot, withoutUserEdits, type CommitResult, type RevertResult } from './git-ops.js';
-import { pathChanges, type PathChange } from '../git/diff.js';
+import { pathChanges, sameEntry, type PathChange } from '../git/diff.js';
 import type { SnapshotOptions } from '../git/snapshot.js';
 import { runDir } from './run-state.js';
 
@@ -265,13 +265,11 @@ async function userWorkTaken(root: string, changes: PathChange[], baseOf: (path:
     // HEAD (old side) against the base (new side), for these paths: where the user had work.
     for (const d of await pathChanges(root, head, base, group.map((c) => c.path))) {
       const c = now.get(d.path);
-      if (c && c.new_mode === d.old_mode && (d.old_mode === ABSENT_MODE || c.new_blob === d.old_blob)) out.set(d.path, base);
+      if (c && sameEntry({ mode: c.new_mode, blob: c.new_blob }, { mode: d.old_mode, blob: d.old_blob })) out.set(d.path, base);
     }
   }
   return out;
 }
-
-const ABSENT_MODE = '000000';
 
 function key(task: number | null): string {
   return task === null ? 'plan' : String(task);
