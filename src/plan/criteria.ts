@@ -360,6 +360,8 @@ const FORBIDS = /\b(?:do\s+not|don['’]t|never|must\s+not|mustn['’]t|should\s
  */
 const DESTROYS = /\b(?:drops?|dropping|wipes?|wiping|deletes?|deleting|destroys?|destroying|erases?|erasing|truncates?|truncating|overwrites?|overwriting|nukes?)\b/i;
 const DATA_AT_STAKE = /\b(?:all|every|everything|entire|whole|data|databases?|db|tables?|schemas?|records?|rows|volumes?|profiles?|uploads?|buckets?|namespaces?|users?|accounts?)\b/i;
+/** Text with each backquoted span replaced by `X`: what the words around the spans say. */
+const masked = (text: string): string => text.replace(/`[^`]*`/g, 'X');
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
 const SETUP_PURPOSE = /^\s*to\s+(?:install|set\s+up|setup|create|generate|initiali[sz]e|download|bootstrap|scaffold|add|fetch|seed|populate|update|upgrade)\b/i;
 
@@ -384,14 +386,16 @@ function notChecks(s: string, spans: Span[], wrappedFrom = ''): void {
   const outside = inParens.some((p) => !p);
   const keep = spans.filter((sp, i) => {
     if (outside && inParens[i]) return false;
+    // The words before the span, other spans standing as `X`.
+    const lead = masked(s.slice(0, sp.start));
     // What a file holds: after "contains", "starts with", and the spans listed with them (`\`a\` and \`b\``).
-    if (CONTENT_OF.test(s.slice(0, sp.start).replace(/`[^`]*`/g, 'X'))) return false;
+    if (CONTENT_OF.test(lead)) return false;
     let before = s.slice(0, sp.start).replace(/`/g, '');
     // A sentence wrapped right before the span ("... and leaves" / "`git diff` clean"): its words are the previous line's.
     if (before.trim() === '' && wrappedFrom) before = wrappedFrom.replace(/`/g, '');
     if (RUN_BY_ANOTHER.test(before) || LEFT_BY_ANOTHER.test(before)) return false;
-    if (FORBIDS.test(s.slice(0, sp.start).replace(/`[^`]*`/g, 'X'))) return false;
-    const rest = s.slice(sp.end).replace(/`[^`]*`/g, 'X').split(/[;!?]|\.(?:\s|$)/)[0]!;
+    if (FORBIDS.test(lead)) return false;
+    const rest = masked(s.slice(sp.end)).split(/[;!?]|\.(?:\s|$)/)[0]!;
     if (DESTROYS.test(rest) && DATA_AT_STAKE.test(rest)) return false;
     if (SETUP_PURPOSE.test(s.slice(sp.end))) return false;
     return true;
