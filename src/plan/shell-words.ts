@@ -42,6 +42,11 @@ export interface SimpleCommand {
   next: string | null;
 }
 
+/** The simple commands of a script of one or more lines (a `\` continuation joins its lines), in order. */
+export function scriptCommands(script: string): SimpleCommand[] {
+  return script.replace(/\\\n\s*/g, ' ').split('\n').flatMap((line) => simpleCommands(shellTokens(line) ?? []));
+}
+
 /** The simple commands of a tokenized line, in order. */
 export function simpleCommands(tokens: ShellToken[]): SimpleCommand[] {
   const out: SimpleCommand[] = [];

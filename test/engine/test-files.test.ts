@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkDefinitionFiles, firstFailingTree, isTestPath, testsEdited, testsEditedText } from '../../src/engine/core/test-files.js';
+import { checkDefinitionFiles as fromWords, firstFailingTree, isTestPath, testsEdited, testsEditedText } from '../../src/engine/core/test-files.js';
+import { scriptCommands } from '../../src/plan/shell-words.js';
+
+/** The check commands read as verify-task reads them. */
+const checkDefinitionFiles = (commands: string[]) => fromWords(commands.map(scriptCommands));
 
 describe('isTestPath: the naming conventions test runners share', () => {
   it.each([
@@ -41,6 +45,8 @@ describe('checkDefinitionFiles: the files that say what a check runs', () => {
     expect([...checkDefinitionFiles(['cd packages/core && CI=1 pnpm run test'])]).toEqual(['packages/core/package.json']);
     expect([...checkDefinitionFiles(['./scripts/check.sh --fast', 'bash -e tools/ci.sh'])]).toEqual(['scripts/check.sh', 'tools/ci.sh']);
     expect([...checkDefinitionFiles(['cd web && ../bin/test'])]).toEqual(['bin/test']);
+    // Read as the shell reads them: a prefix word, a redirection, quotes.
+    expect([...checkDefinitionFiles(['time npm test > out.log 2>&1', "bash 'scripts/ci.sh'"])]).toEqual(['package.json', 'scripts/ci.sh']);
   });
 
   it('not the code a check checks, nor paths outside the project', () => {

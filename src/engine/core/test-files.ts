@@ -43,17 +43,13 @@ export function isTestPath(path: string): boolean {
  * `make check` a Makefile's recipe). An agent that empties them (`"test": "echo ok"`) makes
  * the check pass without testing anything, and the output cannot tell: like a weakened test,
  * the change is named on the green verify for a human. A leading `cd DIR &&` is followed.
+ * `checks`: each check's simple commands, in order.
  */
-export function checkDefinitionFiles(commands: readonly string[]): Set<string> {
+export function checkDefinitionFiles(checks: readonly (readonly CommandWords[])[]): Set<string> {
   const files = new Set<string>();
-  for (const command of commands) {
+  for (const commands of checks) {
     let dir = '';
-    for (const segment of command.split(/&&|\|\||[;|\n]/)) {
-      const words = segment.trim().split(/\s+/).filter(Boolean).map((w) => w.replace(/^['"]|['"]$/g, ''));
-      if (words.length === 0) continue;
-      // (`CI=1 npm test`: the assignments before the program are no program)
-      while (words.length > 1 && /^\w+=/.test(words[0]!)) words.shift();
-      const [program, ...args] = words;
+    for (const { program, args } of commands) {
       if (program === 'cd') {
         const to = joinPath(dir, args[0] ?? '');
         // (out of the project: what runs there is not the project's)
@@ -61,15 +57,21 @@ export function checkDefinitionFiles(commands: readonly string[]): Set<string> {
         dir = to;
         continue;
       }
-      for (const manifest of TASK_FILES[basenameOf(program!)] ?? []) files.add(joinPath(dir, manifest));
+      for (const manifest of TASK_FILES[basenameOf(program)] ?? []) files.add(joinPath(dir, manifest));
       // The script run: the program itself when it is a path, or what a shell is given to run
       // (not other arguments: `node --check src/app.js` checks the code, it is not the check).
-      const script = program!.includes('/') ? program : SHELLS.has(basenameOf(program!)) ? args.find((a) => !a.startsWith('-')) : undefined;
+      const script = program.includes('/') ? program : SHELLS.has(basenameOf(program)) ? args.find((a) => !a.startsWith('-')) : undefined;
       if (script) files.add(joinPath(dir, script));
     }
   }
   files.delete('');
   return files;
+}
+
+/** One simple command of a check, as the shell reads it (the lexer is the shell room's: plan/shell-words.ts). */
+export interface CommandWords {
+  program: string;
+  args: readonly string[];
 }
 
 /** The file a task runner reads its tasks from, by the runner's program name. */
