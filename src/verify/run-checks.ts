@@ -173,7 +173,7 @@ async function runOne(
   // These notes head the output, so the handoff, the fingerprint and a person all see why.
   const prefix = judgedNotes.map((n) => `[ralf] ${n}\n`).join('');
   const notes = [...judgedNotes, ...pipelineWarnings(check.command)];
-  const { tests_run: tests, skipped_tests: skips } = ran ? summaryCounts(outcome.output) : { tests_run: null, skipped_tests: null };
+  const { tests_run: tests, skipped_tests: skips, tests_failed: failedCount } = ran ? summaryCounts(outcome.output) : { tests_run: null, skipped_tests: null, tests_failed: null };
   return {
     index,
     kind: check.kind,
@@ -188,6 +188,7 @@ async function runOne(
     ...(notes.length > 0 ? { notes } : {}),
     ...(skips !== null ? { skipped_tests: skips } : {}),
     ...(tests !== null ? { tests_run: tests } : {}),
+    ...(failedCount !== null ? { tests_failed: failedCount } : {}),
     ...(outcome.interrupted ? { interrupted: true } : {}),
   };
 }

@@ -94,6 +94,30 @@ describe('computeDelta', () => {
     expect(computeDelta(history(at([ran(['b', 'c'], undefined)], 'b', 'd1')), at([ran(['c'], undefined)], 'c', 'd2')).tests_fixed).toEqual(['b']);
   });
 
+  it('the run counting fewer failed tests while the failing units it names stay the same (none: a runner whose failures are not named) is an improvement', () => {
+    const counted = (failed: number | undefined, run?: number, tests?: string[]) => ({ ...check(0, { fp: '==== a-1 FAILED', ...(tests ? { tests } : {}) }), ...(failed === undefined ? {} : { tests_failed: failed }), ...(run === undefined ? {} : { tests_run: run }) });
+    const h = history(at([counted(3)], '==== a-1 FAILED', 'd1'));
+    const d = computeDelta(h, at([counted(2)], '==== a-1 FAILED', 'd2'));
+    expect(d.failed_fewer).toEqual(['node check1.js: 3 → 2']);
+    expect(judgeDelta(d, 1)).toMatchObject({ improved: true, progress: true, reasons: ["fewer failed tests by the run's own count: node check1.js: 3 → 2"] });
+    // The same count, a count that grew, or none now: nothing to read.
+    expect(computeDelta(h, at([counted(3)], '==== a-1 FAILED', 'd2')).failed_fewer).toEqual([]);
+    expect(computeDelta(h, at([counted(4)], '==== a-1 FAILED', 'd2')).failed_fewer).toEqual([]);
+    expect(computeDelta(h, at([counted(undefined)], '==== a-1 FAILED', 'd2')).failed_fewer).toEqual([]);
+    // 0 failed on a failing run (errors, not failures) does not explain the failure.
+    expect(computeDelta(h, at([counted(0)], '==== a-1 FAILED', 'd2')).failed_fewer).toEqual([]);
+    // A run that ran fewer tests (it stopped early) failed fewer for that reason.
+    expect(computeDelta(history(at([counted(3, 5)], '==== a-1 FAILED', 'd1')), at([counted(2, 3)], '==== a-1 FAILED', 'd2')).failed_fewer).toEqual([]);
+    // Named units that changed are the set difference's to judge, not the count's.
+    expect(computeDelta(history(at([counted(3, 3, ['a', 'b', 'c'])], 'a', 'd1')), at([counted(2, 3, ['a', 'b'])], 'a', 'd2')).failed_fewer).toEqual([]);
+  });
+
+  it('a result that comes back with another failed count is not a return (three fixed one at a time, the failures unnamed)', () => {
+    const counted = (failed: number) => ({ ...check(0, { fp: '==== a-1 FAILED' }), tests_failed: failed });
+    const h = history(at([counted(3)], '==== a-1 FAILED', 'd1'), at([counted(2)], '==== a-1 FAILED', 'd2'));
+    expect(computeDelta(h, at([counted(1)], '==== a-1 FAILED', 'd3'))).toMatchObject({ returned_result: null, failed_fewer: ['node check1.js: 2 → 1'] });
+  });
+
   it('unrecognised output now says nothing about tests', () => {
     const h = history(at([check(0, { fp: 'A', tests: ['t1', 't2'] })], 'A', 'd1'));
     expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd2')).tests_fixed).toEqual([]);

@@ -9,10 +9,10 @@ describe('isTestPath: the naming conventions test runners share', () => {
   it.each([
     'test/units.test.js', 'tests/test_api.py', 'units_test.go', 'src/tests.rs', 'spec/cart_spec.rb', 'src/app.spec.ts', 'lib/units-test.js',
     'src/test/java/UnitsTest.java', 'Units.Tests/UnitsTests.cs', 'src/CartSpec.scala', 'conftest.py', 'src/__tests__/a.js', 'src/__snapshots__/a.js.snap',
-    'pkg/testdata/golden.txt', 'test.js', 'e2e/x/spec/a.rb',
+    'pkg/testdata/golden.txt', 'test.js', 'e2e/x/spec/a.rb', 't/units.t', 'xt/author/pod.t',
   ])('%s is a test file', (p) => expect(isTestPath(p)).toBe(true));
 
-  it.each(['src/units.js', 'units.go', 'src/latest.js', 'src/contest.py', 'src/attestation.ts', 'docs/testing-guide.md', 'src/Protester.java', 'README.md', '.planning/phases/01-x/01-01-PLAN.md', '.planning/test/x.js'])(
+  it.each(['src/units.js', 'units.go', 'src/latest.js', 'src/contest.py', 'src/attestation.ts', 'docs/testing-guide.md', 'src/Protester.java', 'README.md', '.planning/phases/01-x/01-01-PLAN.md', '.planning/test/x.js', 'lib/Units.pm', 'bin/run.sh', 'notes.txt'])(
     '%s is not',
     (p) => expect(isTestPath(p)).toBe(false),
   );

@@ -23,9 +23,9 @@ describe('summaryCounts: the skip count a test run reports, by meaning', () => {
   });
 
   it('a summary that counts tests and names no skip skipped none; no count at all: null', () => {
-    expect(summaryCounts('All good.\n3 passed in 0.1s')).toEqual({ tests_run: 3, skipped_tests: 0 });
+    expect(summaryCounts('All good.\n3 passed in 0.1s')).toEqual({ tests_run: 3, skipped_tests: 0, tests_failed: 0 });
     expect(skipped('5 passed, 0 skipped')).toBe(0);
-    expect(summaryCounts('All good.')).toEqual({ tests_run: null, skipped_tests: null });
+    expect(summaryCounts('All good.')).toEqual({ tests_run: null, skipped_tests: null, tests_failed: null });
   });
 
   it('numbers that belong to something else are not counts', () => {
@@ -49,6 +49,12 @@ describe('summaryCounts: how many tests a run says it ran, by meaning', () => {
     expect(tests(output)).toBe(n);
   });
 
+  it('ctest: the total is the count after "out of" (not the failed count before it)', () => {
+    expect(tests('67% tests passed, 1 tests failed out of 3\n\nTotal Test time (real) =   0.01 sec')).toBe(3);
+    expect(tests('100% tests passed, 0 tests failed out of 2')).toBe(2);
+    expect(tests('retried 1 out of 3 times')).toBeNull();
+  });
+
   it('a line that counts no passed tests may list only some outcomes: not a total', () => {
     expect(tests('  2 passing (8ms)\n  1 failing')).toBe(2);
     expect(tests('✗ legacy\n✓ feature\n1 failed')).toBeNull();
@@ -69,6 +75,41 @@ describe('summaryCounts: how many tests a run says it ran, by meaning', () => {
   });
 
   it('an indented summary line is read as it reads trimmed (the length limit is the text\'s)', () => {
-    expect(summaryCounts(`${' '.repeat(230)}3 passed, 1 skipped in 0.1s`)).toEqual({ tests_run: 4, skipped_tests: 1 });
+    expect(summaryCounts(`${' '.repeat(230)}3 passed, 1 skipped in 0.1s`)).toEqual({ tests_run: 4, skipped_tests: 1, tests_failed: 0 });
+  });
+});
+
+describe('summaryCounts: how many tests a run says failed, by meaning', () => {
+  const failed = (output: string) => summaryCounts(output).tests_failed;
+  it.each([
+    ['pytest', '===== 2 failed, 1 passed in 0.12s =====', 2],
+    ['vitest', '      Tests  1 failed | 2 passed (3)', 1],
+    ['mocha', '  2 passing (8ms)\n  1 failing', 1],
+    ['cargo', 'test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s', 1],
+    ['ctest', '33% tests passed, 2 tests failed out of 3', 2],
+    ['rspec', '4 examples, 1 failure, 1 pending', 1],
+    ['tcltest', 'all.tcl:\tTotal\t3\tPassed\t1\tSkipped\t0\tFailed\t2', 2],
+    ['prove', 't/units.t .. Failed 1/3 subtests\nt/units.t (Wstat: 256 (exited 1) Tests: 3 Failed: 1)\n  Failed test:  2\nFiles=1, Tests=3,  0 wallclock secs', 1],
+    ['node:test', 'ℹ tests 3\nℹ pass 1\nℹ fail 2', 2],
+    ['unittest', 'Ran 4 tests in 0.001s\n\nFAILED (failures=3)', 3],
+    ['phpunit', 'Tests: 4, Assertions: 3, Failures: 1.', 1],
+  ])('%s', (_runner, output, n) => {
+    expect(failed(output)).toBe(n);
+  });
+
+  it('tcltest: a row of labels before their counts is read label by label (was: `1 Skipped`, 4 tests); per-test lines before the summary do not count', () => {
+    const out = '==== alpha-1 alpha returns 1 FAILED\n==== charlie-1 charlie returns 3 FAILED\n\nall.tcl:\tTotal\t3\tPassed\t1\tSkipped\t0\tFailed\t2';
+    expect(summaryCounts(out)).toEqual({ tests_run: 3, skipped_tests: 0, tests_failed: 2 });
+    expect(summaryCounts('all.tcl:\tTotal\t3\tPassed\t3\tSkipped\t0\tFailed\t0')).toEqual({ tests_run: 3, skipped_tests: 0, tests_failed: 0 });
+    expect(summaryCounts('Passed: 2   Failed: 1   Skipped: 1')).toEqual({ tests_run: 4, skipped_tests: 1, tests_failed: 1 });
+    // Not rows of test counts: one pair, other labels only.
+    expect(summaryCounts('Files=1, Tests=3,  0 wallclock secs').tests_run).toBeNull();
+    expect(summaryCounts('width 3 height 4').tests_run).toBeNull();
+  });
+
+  it('a summary that counts tests and names no failure failed none; no count at all: null; times and versions are no counts', () => {
+    expect(failed('3 passed in 0.1s')).toBe(0);
+    expect(failed('--- FAIL: TestAlpha (0.00s)\nFAIL\texample.com/units\t0.002s')).toBeNull();
+    expect(failed('fail 0.5s')).toBeNull();
   });
 });

@@ -8,6 +8,8 @@
  *   counts fewer tests than before (a syntax error stopped it: the others did not run);
  * - errors fewer: the same failing units on fewer output lines (one of three identical
  *   diagnostics fixed: the set cannot show it, unit-lines.ts counts the lines);
+ * - failed fewer: the same failing units (often none: output whose failures the fingerprint
+ *   cannot name) while the run's own summary counts fewer failed tests (`Failed 3` → `Failed 2`);
  * - stage advanced: within a check that still fails, it got further (it crashed or failed to
  *   compile before and now names failing tests), or the first failure moved to a later check;
  * - novel tree: the working tree (the progress key: a hash of every change since the start
@@ -21,7 +23,7 @@
 import { failed } from './check-status.js';
 import type { CheckResult, IterationDelta } from './types.js';
 
-type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint' | 'unit_lines' | 'tests_run'>;
+type CheckFacts = Pick<CheckResult, 'index' | 'kind' | 'command' | 'passed' | 'skipped' | 'failing_tests' | 'fingerprint' | 'unit_lines' | 'tests_run' | 'tests_failed'>;
 
 /** What the delta needs to know about one iteration. */
 export interface DeltaInput {
@@ -62,7 +64,7 @@ function firstFailingIndex(checks: CheckFacts[]): number {
  * passed, was skipped, or failed with which fingerprint and which failing units.
  */
 export function resultKey(checks: CheckFacts[]): string {
-  return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort(), c.unit_lines ?? null]]));
+  return JSON.stringify(checks.map((c) => [keyOf(c), c.passed ? 'pass' : c.skipped ? 'skipped' : [c.fingerprint, [...(c.failing_tests ?? [])].sort(), c.unit_lines ?? null, c.tests_failed ?? null]]));
 }
 
 /** Every failing check and its fingerprint, in plan order: what "the same error" means for the whole iteration. */
@@ -81,13 +83,14 @@ function returnedResult(iterations: DeltaHistory['iterations'], cur: DeltaInput)
 export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
   const prev = history.iterations.at(-1);
   if (!prev) {
-    return { first: true, checks_fixed: [], tests_fixed: [], errors_fewer: [], fingerprint_changed: cur.fingerprint !== null, failures_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
+    return { first: true, checks_fixed: [], tests_fixed: [], errors_fewer: [], failed_fewer: [], fingerprint_changed: cur.fingerprint !== null, failures_changed: cur.fingerprint !== null, stage_advanced: [], novel_tree: history.tree_known ? true : null, returned_to: null, returned_result: null };
   }
   const curByKey = new Map(cur.checks.map((c) => [keyOf(c), c]));
   const checksFixed: string[] = [];
   const testsFixed = new Set<string>();
   const stage: string[] = [];
   const fewer: string[] = [];
+  const failedFewer: string[] = [];
   for (const p of prev.checks) {
     const c = curByKey.get(keyOf(p));
     if (!c || !failed(p)) continue;
@@ -101,14 +104,18 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     // A check whose output named no failing unit before (a compile error, a crash) and names
     // some now got further: the error moved downstream inside the check.
     if (before.size === 0 && after.size > 0) stage.push(`${p.command}: from an error before any test ran to failing tests`);
-    // Unrecognised output now tells us nothing about which tests pass.
-    if (after.size === 0) continue;
     // A run that counts fewer tests than before (or none: a syntax error stopped it) did not
     // run the tests that left the list: they are not fixed, they are not known.
     const ranLess = p.tests_run !== undefined && (c.tests_run === undefined || c.tests_run < p.tests_run);
+    const same = before.size === after.size && [...before].every((t) => after.has(t));
+    // The units cannot show it (the same set, often none: failures the fingerprint cannot name),
+    // the run's own count of failed tests can: one of several fixed. A count of 0 on a failing
+    // run does not explain its failure (errors, not failures): not read.
+    if (same && !ranLess && p.tests_failed !== undefined && c.tests_failed !== undefined && c.tests_failed > 0 && c.tests_failed < p.tests_failed) failedFewer.push(`${p.command}: ${p.tests_failed} → ${c.tests_failed}`);
+    // Unrecognised output now tells us nothing about which tests pass.
+    if (after.size === 0) continue;
     if (!ranLess) for (const t of before) if (!after.has(t)) testsFixed.add(t);
     // The same failing units on fewer lines: one of several identical diagnostics fixed.
-    const same = before.size === after.size && [...before].every((t) => after.has(t));
     if (same && p.unit_lines !== undefined && c.unit_lines !== undefined && c.unit_lines < p.unit_lines) fewer.push(`${p.command}: ${p.unit_lines} → ${c.unit_lines}`);
   }
   const fingerprintChanged = cur.fingerprint !== prev.fingerprint;
@@ -128,7 +135,7 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
     if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
     novel = returnedTo === null;
   }
-  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, fingerprint_changed: fingerprintChanged, failures_changed: fingerprintChanged || failureSignature(prev.checks) !== failureSignature(cur.checks), stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
+  return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, failed_fewer: failedFewer, fingerprint_changed: fingerprintChanged, failures_changed: fingerprintChanged || failureSignature(prev.checks) !== failureSignature(cur.checks), stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
 }
 
 const MAX_LISTED = 5;
@@ -151,6 +158,7 @@ export function judgeDelta(d: Delta, prevIteration: number | null): DeltaJudgeme
   if (d.checks_fixed.length > 0) reasons.push(`check${d.checks_fixed.length === 1 ? '' : 's'} fixed: ${list(d.checks_fixed)}`);
   if (d.tests_fixed.length > 0) reasons.push(`no longer failing: ${list(d.tests_fixed)}`);
   if (d.errors_fewer?.length) reasons.push(`the same errors in fewer places: ${list(d.errors_fewer)}`);
+  if (d.failed_fewer?.length) reasons.push(`fewer failed tests by the run's own count: ${list(d.failed_fewer)}`);
   for (const s of d.stage_advanced) reasons.push(`error moved downstream: ${s}`);
   const betterSeen = reasons.length > 0;
   if (d.novel_tree === false) {

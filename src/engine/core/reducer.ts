@@ -235,7 +235,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     ...(fingerprintStreak > 0 ? { fingerprint_streak: fingerprintStreak } : {}),
     progress: judged.progress,
     progress_reasons: judged.reasons,
-    delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, ...(delta.errors_fewer?.length ? { errors_fewer: delta.errors_fewer } : {}), fingerprint_changed: delta.fingerprint_changed, ...(delta.failures_changed && !delta.fingerprint_changed ? { failures_changed: true } : {}), stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, returned_result: delta.returned_result ?? null, improved: judged.improved },
+    delta: { checks_fixed: delta.checks_fixed, tests_fixed: delta.tests_fixed, ...(delta.errors_fewer?.length ? { errors_fewer: delta.errors_fewer } : {}), ...(delta.failed_fewer?.length ? { failed_fewer: delta.failed_fewer } : {}), fingerprint_changed: delta.fingerprint_changed, ...(delta.failures_changed && !delta.fingerprint_changed ? { failures_changed: true } : {}), stage_advanced: delta.stage_advanced, novel_tree: delta.novel_tree, returned_to: delta.returned_to, returned_result: delta.returned_result ?? null, improved: judged.improved },
     diff_hash: event.diff_hash,
     files_changed: filesListed,
     files_changed_count: filesCount,

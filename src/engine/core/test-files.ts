@@ -10,8 +10,8 @@
  *
  * Test files are recognised by the naming conventions test runners share (not by tool): a
  * directory named test(s), spec(s), __tests__, __snapshots__ or testdata on the path, or a file
- * named test_x, x_test, x.test, x-test, x.spec, x_spec, XTest, XTests, XSpec, conftest.py, test.x
- * or a snapshot (.snap).
+ * named test_x, x_test, x.test, x-test, x.spec, x_spec, XTest, XTests, XSpec, conftest.py, test.x,
+ * a TAP test script (x.t) or a snapshot (.snap).
  */
 import type { IterationRecord } from './types.js';
 
@@ -25,6 +25,7 @@ const TEST_FILE = [
   /.[_.-](?:test|tests|spec)\.[^.]+$/i, // units_test.go, units.test.js, units-test.js, cart_spec.rb, a.spec.ts
   /[a-z0-9](?:Tests?|Spec)\.[^.]+$/, // UnitsTest.java, UnitsTests.cs, CartSpec.scala (CamelCase only)
   /^conftest\.py$/,
+  /^[^.]+\.t$/, // units.t (TAP: Perl's prove, cram)
   /\.snap$/,
 ];
 

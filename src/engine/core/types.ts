@@ -65,6 +65,8 @@ export interface CheckResult {
   skipped_tests?: number;
   /** The tests the run's own summary says ran (src/verify/summary-counts.ts); absent when it states none. */
   tests_run?: number;
+  /** The failed tests the run's own summary counts (src/verify/summary-counts.ts); absent when it states none. */
+  tests_failed?: number;
   /** Output lines that read as one of `failing_tests` (core/unit-lines.ts): how often the failures occur. */
   unit_lines?: number;
   /**
@@ -158,6 +160,12 @@ export interface IterationDelta {
    * fewer places: one of three identical diagnostics fixed), as `command: before → now`.
    */
   errors_fewer?: string[];
+  /**
+   * Checks whose run counts fewer failed tests than before (its own summary: `Failed 3` → `Failed 2`)
+   * while the failing units it names stay the same set (often none: a runner whose failures the
+   * fingerprint cannot name), as `command: before → now`.
+   */
+  failed_fewer?: string[];
   /**
    * The earlier iteration (before the previous one) whose checks reported exactly what this
    * one's do, when the previous one reported something else: going round in circles on new
