@@ -29,6 +29,28 @@ export function manifestKind(path: string): ManifestKind | null {
   return null;
 }
 
+/**
+ * The lockfiles package managers write beside a manifest (`npm install` writes package-lock.json
+ * from package.json, `cargo build` Cargo.lock, `go mod tidy` go.sum): a change to one is made
+ * by whoever changed the manifest.
+ */
+const LOCKFILES: ReadonlyArray<[manifest: string, lockfiles: string[]]> = [
+  ['package.json', ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb']],
+  ['composer.json', ['composer.lock']],
+  ['pyproject.toml', ['poetry.lock', 'uv.lock', 'pdm.lock']],
+  ['Pipfile', ['Pipfile.lock']],
+  ['Cargo.toml', ['Cargo.lock']],
+  ['go.mod', ['go.sum']],
+  ['Gemfile', ['Gemfile.lock']],
+];
+
+/** The manifests (same directory) a lockfile path is written from; [] for any other path. */
+export function manifestsOfLockfile(path: string): string[] {
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  const base = path.slice(dir.length);
+  return LOCKFILES.filter(([, locks]) => locks.includes(base)).map(([manifest]) => dir + manifest);
+}
+
 /** `name` → where it is declared (section), for one manifest's text; null when unparseable. */
 export function dependencyNames(kind: ManifestKind, text: string): Map<string, string> | null {
   switch (kind) {

@@ -1,5 +1,6 @@
 import { fastHash } from '../fast-hash.js';
 import { treeDiff, type FileChange, type TreeDiffEntry } from './diff.js';
+import { manifestsOfLockfile } from './manifests.js';
 import { isDeclared } from './path-match.js';
 import { rule4Findings } from './rule4.js';
 
@@ -13,7 +14,8 @@ export interface DiffIgnore {
   /**
    * Paths (as in `<files>`: exact, directory prefix or glob) other open loops are working on
    * (parallel plans in one working tree): their changes are those loops' agents', unless this
-   * task's own `<files>` or declared files cover them too.
+   * task's own `<files>` or declared files cover them too. A lockfile goes with its manifest
+   * (`npm install` in plan B writes package-lock.json beside the package.json B declares).
    */
   otherLoops?: string[];
 }
@@ -70,7 +72,8 @@ export function withoutIgnored(entries: TreeDiffEntry[], ignore: DiffIgnore | un
   const written = ignore?.checkWritten ?? {};
   const others = ignore?.otherLoops ?? [];
   if (Object.keys(written).length === 0 && others.length === 0) return entries;
-  const theirs = (path: string) => isDeclared(path, others, root) && !isDeclared(path, own, root);
+  const declaredByOthers = (path: string) => isDeclared(path, others, root) && !isDeclared(path, own, root);
+  const theirs = (path: string) => declaredByOthers(path) || (!isDeclared(path, own, root) && manifestsOfLockfile(path).some(declaredByOthers));
   return entries.filter((e) => {
     if (written[e.path] !== undefined && written[e.path] === e.new_blob) return false;
     // A rename is another loop's only when both its ends are.

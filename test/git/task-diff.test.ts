@@ -85,4 +85,16 @@ describe('taskDiff (one git process)', () => {
     const d = await taskDiff({ root, fromTree: start, toTree: now, taskFiles: ['src/a.ts'], declaredFiles: ['shared.ts'], ignore: { otherLoops: ['lib/', 'shared.ts'] } });
     expect(d.changes.map((c) => c.path).sort()).toEqual(['shared.ts', 'src/a.ts', 'src/b.ts']);
   });
+
+  it("a lockfile goes with its manifest: another open loop's package.json makes its package-lock.json theirs, unless this task declares either", async () => {
+    const root = makeRepo({ 'src/a.ts': 'a\n', 'package.json': '{}\n', 'web/package.json': '{}\n' });
+    const start = await snap(root);
+    write(root, { 'src/a.ts': 'a2\n', 'package.json': '{"dependencies":{"x":"1"}}\n', 'package-lock.json': '{"lockfileVersion":3}\n', 'web/yarn.lock': '# yarn\n', 'Cargo.lock': '# cargo\n' });
+    const now = await snap(root);
+    const paths = async (taskFiles: string[], otherLoops: string[]) => (await taskDiff({ root, fromTree: start, toTree: now, taskFiles, declaredFiles: [], ignore: { otherLoops } })).changes.map((c) => c.path).sort();
+    expect(await paths(['src/a.ts'], ['package.json', 'web/package.json'])).toEqual(['Cargo.lock', 'src/a.ts']);
+    // This task declares the manifest (or the lockfile) too: its to see.
+    expect(await paths(['src/a.ts', 'package.json'], ['package.json'])).toEqual(['package-lock.json', 'package.json', 'src/a.ts', 'web/yarn.lock', 'Cargo.lock'].sort());
+    expect(await paths(['src/a.ts', 'package-lock.json'], ['package.json'])).toEqual(['Cargo.lock', 'package-lock.json', 'src/a.ts', 'web/yarn.lock']);
+  });
 });
