@@ -11,7 +11,7 @@ function help(): string {
   return [
     'ralf — bounded retry-and-repair loop for GSD plans (OpenCode, Claude Code)',
     '',
-    'Usage: ralf <command> [options]',
+    'Usage: ralf [--cwd DIR] <command> [options]',
     '',
     'Commands:',
     ...names.map((n) => `  ${n.padEnd(width)}  ${commands[n]!.summary}`),
@@ -22,8 +22,24 @@ function help(): string {
   ].join('\n');
 }
 
+/**
+ * `ralf --cwd DIR <command> …`, the form the runtime prints when it runs outside the project
+ * root (shell/invocation.ts): a leading `--cwd` is the command's own option.
+ */
+function leadingCwdMoved(argv: string[]): string[] {
+  const [first, second] = argv;
+  const take = first === '--cwd' && second !== undefined ? 2 : first?.startsWith('--cwd=') ? 1 : 0;
+  if (take === 0) return argv;
+  if (argv.length === take) return []; // no command: the usage text
+  const option = argv.slice(0, take);
+  const [name, ...rest] = argv.slice(take);
+  // After the subcommand's own words (`task reset …`), before a `--` that ends the options.
+  const end = rest.indexOf('--');
+  return end === -1 ? [name!, ...rest, ...option] : [name!, ...rest.slice(0, end), ...option, ...rest.slice(end)];
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = leadingCwdMoved(argv);
   if (name === '--version' || name === '-v' || name === 'version') {
     writeStdout(`${typeof RALF_VERSION === 'string' ? RALF_VERSION : '0.0.0-dev'}\n`);
     return ExitCode.ok;

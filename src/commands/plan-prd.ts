@@ -54,7 +54,8 @@ export async function run(argv: string[]): Promise<number> {
   const agent = selectAgent(values.agent, values['agent-arg'] ?? [], { model: model || null, reasoning: null });
   mkdirSync(dirname(out), { recursive: true });
   const result = await planPrd({ request: positionals.join(' '), out, projectDir, agent, timeoutMs, env: process.env });
-  const rel = relative(cwd, out) || out;
+  // Relative to where the command was typed (not --cwd): the `next` line runs as written there.
+  const rel = relative(process.cwd(), out) || out;
   const next = `${commandInvocation()} run ${shellWord(rel)} --agent ${shellWord(values.agent)}`;
   if (values.json) {
     printJson({ path: out, tasks: result.tasks, with_checks: result.withChecks, warnings: result.warnings, model, next: values['skip-review'] ? null : next });

@@ -113,6 +113,45 @@ describe('command texts from an installed copy', () => {
   });
 });
 
+describe('command texts printed outside the project root', () => {
+  /** Runs a command text as written in `cwd` (a subdirectory, or somewhere else entirely). */
+  const shIn = (p: Project, cwd: string, command: string) => spawnSync('sh', ['-c', command], { cwd, env: p.env({ PATH: BARE_PATH }) as NodeJS.ProcessEnv, encoding: 'utf8' });
+  const runtime = `"${process.execPath}" "${cliPath}"`;
+
+  it('an agent in a subdirectory gets texts with --cwd <project root>, and each runs as written there', () => {
+    const p = project();
+    const sub = join(p.dir, 'src');
+    const first = shIn(p, sub, `${runtime} task verify ../${PLAN_REL} 1 --json`);
+    expect(first.status, first.stderr).toBe(10);
+    const verify = `${runtime} --cwd ${p.dir} task verify ${PLAN_REL} 1`;
+    expect(quoted(JSON.parse(first.stdout).next)).toEqual([verify]);
+
+    // Followed as written from the same subdirectory: iteration 2, then the stop with its handoff.
+    expect(shIn(p, sub, verify).status).toBe(10);
+    const third = shIn(p, sub, `${verify} --json`);
+    expect(third.status, third.stderr).toBe(20);
+    const reset = `${runtime} --cwd ${p.dir} task reset ${PLAN_REL} 1`;
+    expect(JSON.parse(third.stdout).handoff.markdown).toContain(`\`${reset}\``);
+    const done = shIn(p, sub, reset);
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.stdout).toContain('reset task 1');
+  });
+
+  it('`--cwd DIR` from elsewhere: the texts carry it, before the subcommand or after it alike', () => {
+    const p = project();
+    const elsewhere = tempDir();
+    const first = shIn(p, elsewhere, `${runtime} task verify --cwd ${p.dir} ${PLAN_REL} 1 --json`);
+    expect(first.status, first.stderr).toBe(10);
+    const verify = `${runtime} --cwd ${p.dir} task verify ${PLAN_REL} 1`;
+    expect(quoted(JSON.parse(first.stdout).next)).toEqual([verify]);
+    expect(shIn(p, elsewhere, verify).status).toBe(10);
+    // Run in the project root, the same loop's texts name no --cwd.
+    const inRoot = shIn(p, p.dir, `${runtime} task verify ${PLAN_REL} 1 --json`);
+    expect(inRoot.status, inRoot.stderr).toBe(20);
+    expect(JSON.parse(inRoot.stdout).handoff.markdown).toContain(`\`${runtime} task reset ${PLAN_REL} 1\``);
+  });
+});
+
 describe('invocationFrom: the rule', () => {
   const dir = tempDir('ralf-invocation-');
   const entry = join(dir, 'rt dir', 'ralf.js');

@@ -12,7 +12,7 @@ import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { findLoop } from '../core/find-loop.js';
 import { resetCommand, statusCommand } from '../core/commands.js';
-import { commandInvocation } from './invocation.js';
+import { commandInvocationIn } from './invocation.js';
 import { limitsOf, loadConfigTarget, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { readPlanStateFile } from './store.js';
@@ -43,14 +43,14 @@ export async function approveTask(options: ApproveOptions): Promise<ApproveOutco
   const found = findLoop(readPlanStateFile(target.paths.state), scope, n);
   if (!found) {
     throw new RalfError('nothing_to_approve', `${target.planRel}: ${what} has no loop state, so no Rule 4 stop to approve`, {
-      problems: [{ file: target.planRel, message: `${what}: no recorded loop`, hint: `\`${statusCommand(target.planRel, commandInvocation())}\` lists the plan's loops; approve answers a loop stopped with rule4_architectural.` }],
+      problems: [{ file: target.planRel, message: `${what}: no recorded loop`, hint: `\`${statusCommand(target.planRel, commandInvocationIn(target.projectRoot))}\` lists the plan's loops; approve answers a loop stopped with rule4_architectural.` }],
     });
   }
   const loop = found.loop;
   if (loop.stop_reason !== 'rule4_architectural') {
     const status = loop.stop_reason ? `${loop.status} (${loop.stop_reason})` : loop.status;
     throw new RalfError('nothing_to_approve', `${target.planRel}: ${what} is ${status}, not stopped by Rule 4: nothing to approve`, {
-      problems: [{ file: target.planRel, message: `${what}: ${status}`, hint: `approve answers a rule4_architectural stop. To loop again after another stop: \`${resetCommand(target.planRel, n, commandInvocation())}\`.` }],
+      problems: [{ file: target.planRel, message: `${what}: ${status}`, hint: `approve answers a rule4_architectural stop. To loop again after another stop: \`${resetCommand(target.planRel, n, commandInvocationIn(target.projectRoot))}\`.` }],
     });
   }
   const now = (options.now ? options.now() : new Date());

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RalfError } from '../../errors.js';
 import { shellWord } from '../core/commands.js';
-import { commandInvocation } from './invocation.js';
+import { commandInvocation, commandInvocationIn } from './invocation.js';
 import type { Plan, PlanTask } from '../../plan/model.js';
 import type { EffectiveConfigLike, EngineDeps } from './deps.js';
 import type { LoopContext, LoopLimits } from '../core/events.js';
@@ -111,7 +111,7 @@ export function loopContext(target: PlanTarget, effective: EffectiveConfigLike, 
   const total = plan?.tasks.length ?? null;
   return {
     limits: limitsOf(effective),
-    invocation: commandInvocation(),
+    invocation: commandInvocationIn(target.projectRoot),
     plan_id: target.planId,
     plan_path: target.planRel,
     plan_progress: total === null ? null : { completed: taskNumber === null ? total : Math.max(0, taskNumber - 1), total },

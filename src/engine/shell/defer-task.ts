@@ -14,7 +14,7 @@ import { actionOutcome, type ActionOutcome } from './action-outcome.js';
 import { applyEvent } from './apply-event.js';
 import { findLoop } from '../core/find-loop.js';
 import { statusCommand } from '../core/commands.js';
-import { commandInvocation } from './invocation.js';
+import { commandInvocationIn } from './invocation.js';
 import { findTask, loadPlanTarget, loopContext, notLoopedOf, type ConfigOptions } from './context.js';
 import { planDeferral } from '../core/deferral.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
@@ -44,7 +44,7 @@ export async function deferTask(options: DeferOptions): Promise<DeferOutcome> {
   const loop = found?.loop ?? null;
   if (loop?.status === 'passed') {
     throw new RalfError('cannot_defer', `${loaded.planRel}: task ${task.number} already passed; nothing to defer`, {
-      problems: [{ file: loaded.planRel, message: `task ${task.number}: passed`, hint: `A passed task stays done. \`${statusCommand(loaded.planRel, commandInvocation())}\` shows where the plan resumes.` }],
+      problems: [{ file: loaded.planRel, message: `task ${task.number}: passed`, hint: `A passed task stays done. \`${statusCommand(loaded.planRel, commandInvocationIn(loaded.projectRoot))}\` shows where the plan resumes.` }],
     });
   }
   const nowDate = options.now ? options.now() : new Date();

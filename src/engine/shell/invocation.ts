@@ -49,6 +49,27 @@ export function commandInvocation(audience: Audience = 'agent'): string {
   return hit;
 }
 
+/**
+ * The prefix for agent texts whose paths are relative to `projectRoot`: `commandInvocation()`,
+ * plus `--cwd <root>` when this process does not run in the project root.
+ */
+export function commandInvocationIn(projectRoot: string): string {
+  const base = commandInvocation('agent');
+  return !isBundled || sameDirectory(currentDirectory(), projectRoot) ? base : `${base} --cwd ${shellWord(projectRoot)}`;
+}
+
+function currentDirectory(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null; // the directory was removed under us
+  }
+}
+
+function sameDirectory(a: string | null, b: string): boolean {
+  return a !== null && (a === b || real(a) === real(b));
+}
+
 export function invocationFrom(facts: InvocationFacts, audience: Audience = 'agent'): string {
   if (!facts.builtRuntime || !facts.entry) return DEFAULT_INVOCATION;
   const entry = real(facts.entry);

@@ -9,7 +9,7 @@ import { applyEvent } from './apply-event.js';
 import { limitsOf, loadConfigTarget, type ConfigOptions } from './context.js';
 import { defaultDeps, type EngineDeps } from './deps.js';
 import { untrackedFileCapBytes } from '../../git/snapshot.js';
-import { commandInvocation } from './invocation.js';
+import { commandInvocationIn } from './invocation.js';
 import { readPlanStateFile, stopFlagPresent } from './store.js';
 import { keepLoopTrees } from './keep-loop.js';
 import { userWorkAtStart } from './user-work-at-start.js';
@@ -63,7 +63,7 @@ export async function resetTask(options: ResetOptions): Promise<ResetResult> {
   const cap = { maxUntrackedFileBytes: untrackedFileCapBytes(target.effective.config.snapshot?.max_untracked_file_mb) };
   const startRef = present.length > 0 && deps.git.insideGit(target.projectRoot) ? await deps.git.snapshot(target.projectRoot, cap) : null;
   const now = (options.now ? options.now() : new Date()).toISOString();
-  const ctx = { limits: limitsOf(target.effective), invocation: commandInvocation(), plan_id: target.planId, plan_path: target.planRel, plan_progress: null };
+  const ctx = { limits: limitsOf(target.effective), invocation: commandInvocationIn(target.projectRoot), plan_id: target.planId, plan_path: target.planRel, plan_progress: null };
 
   const reset: ActionOutcome[] = [];
   for (const w of present) {

@@ -27,7 +27,7 @@ import { readHead } from '../../git/repo.js';
 import { literalPathspec } from '../../git/pathspec.js';
 import { pathChanges } from '../../git/diff.js';
 import { deletedOutsideFinding } from '../../git/rule4.js';
-import { commandInvocation } from './invocation.js';
+import { commandInvocationIn } from './invocation.js';
 import { checksInPlanAt } from './plan-at-start.js';
 import type { Check } from '../../plan/model.js';
 import { loopOf } from '../core/find-loop.js';
@@ -562,7 +562,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const sameTreeFailed = r.decision.counted ? r.loop.iterations.at(-1)?.same_tree_failed : undefined;
   const reused = reuse && r.decision.counted;
   const listed = written ? Object.keys(written.paths) : [];
-  const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 || applied.edited.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocation()) : '';
+  const reset = planChecksEdited || skippedMore.length > 0 || fewer.length > 0 || applied.edited.length > 0 ? resetCommand(loaded.planRel, scope.taskNumber, commandInvocationIn(loaded.projectRoot)) : '';
   const notes = [
     ...(planChecksEdited ? [editedChecksNote(planChecksEdited, scope, loaded, startSource, reset)] : []),
     ...(applied.edited.length > 0 ? [`the config changed since the loop started (${applied.edited.join(', ')}); the loop keeps judging by the values it started with. A human who changed them on purpose runs \`${reset}\`.`] : []),
