@@ -13,7 +13,9 @@ import { RUNNERS } from './runners.js';
 const runner = RUNNERS.nodeTest;
 // alpha never returns (it sleeps, so the hang costs no CPU): the run hangs until the check's timeout ends it.
 const HANG = '(() => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return 0; })()';
-const config = { check_timeout_seconds: 1 };
+// Long enough for node --test to print the hanging file's header even on a loaded 2-core machine: with 1 s,
+// a slow start sometimes ended the run at `TAP version 13`, a different (shorter) output than the last one.
+const config = { check_timeout_seconds: 3 };
 
 describe.concurrent('a check that times out', () => {
   it('node:test: the same hang every iteration, cosmetic edits: stopped at iteration 2', async ({ expect }) => {
