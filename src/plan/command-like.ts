@@ -12,7 +12,7 @@
  * (PATH and `node_modules/.bin` at the CLI edge, see resolve-programs.ts). A sentence test keeps
  * prose that starts with a program's name (`make sure`, `test the flow`, `find a way`) prose.
  */
-import { firstCommand, firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
+import { firstCommand, firstProgram, hasShellSyntax, scriptCommands, shellTokens, simpleCommands } from './shell-words.js';
 
 /** Whether a program name (no `/`) can be run here: PATH, `node_modules/.bin`, ... */
 export type ProgramResolver = (name: string) => boolean;
@@ -102,8 +102,8 @@ export function programResolves(program: string, hasArgs: boolean, resolves: Pro
 export function isSentence(text: string): boolean {
   const ws = words(text.replace(/[.,;:!?]+(\s|$)/g, '$1'));
   const plain = ws.filter((w) => /^[A-Za-z][a-z'-]*$/.test(w));
-  // A file name, flag or path among few words (`node check.mjs a`) makes it code, not English.
-  const codeish = ws.some((w) => /\w\.\w|^-|=|\$|^["']/.test(w));
+  // A file name, flag or path among few words (`node check.mjs a`, `composer show vendor/pkg`) makes it code, not English.
+  const codeish = ws.some((w) => /\w[./]\w|^-|=|\$|^["']/.test(w));
   return ws.length >= 3 && plain.length / ws.length > (codeish ? 0.75 : 0.6) && plain.some((w) => STOPWORDS.has(w.toLowerCase()));
 }
 
@@ -168,6 +168,20 @@ export function looksLikeCodeCommand(text: string, resolves: ProgramResolver = N
 /** A word of letters only, one of them beyond ASCII (`grün`, `é`, `проверка`); not `café.txt` or `--naïve=1`. */
 const NON_ENGLISH_WORD = /^(?=[^\x00-\x7f]|[A-Za-z]+[^\x00-\x7f])[\p{L}\p{M}'’-]+[.,;:!?]*$/u;
 
+/**
+ * Words of Spanish, Portuguese, French, German and Italian sentences that are written in ASCII and
+ * are no command's argument (`npm run dev y luego abrir`, `npm test pasa completo`): like a word
+ * with letters beyond ASCII, they start what the line says of the command. Only words that are
+ * not also English or a common argument (no `de`, `die`, `con`, `e`).
+ */
+const LATIN_SENTENCE_WORDS = new Set(
+  `luego despues entonces debe deben tiene pasa pasan pasar compila compilar sin para los las del
+  depois deve devem passa passam passar sem
+  doit doivent passe passent passer sans puis ensuite avec
+  muss sollte soll ohne und oder dann ebenfalls auch
+  devono passare senza`.split(/\s+/),
+);
+
 /** A character of Chinese, Japanese (kana) or Korean script. */
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff60]/;
 
@@ -189,7 +203,7 @@ export function looksLikeBareCommand(text: string, resolves: ProgramResolver = N
   // Words in Chinese, Japanese or Korean after the command are what the line says of it (`curl GET /api 返回 JSON`),
   // and so is a plain word with letters beyond ASCII (`npx jest a.test.js muss grün sein`): an argument
   // of that shape is rare, a sentence in German, French or Portuguese is not, and where it ends is unknown.
-  if (unquoted.some((w) => CJK.test(w) || NON_ENGLISH_WORD.test(w))) return false;
+  if (unquoted.some((w) => CJK.test(w) || NON_ENGLISH_WORD.test(w) || LATIN_SENTENCE_WORDS.has(w.toLowerCase()))) return false;
   // `go home`, `find out`, `open settings`: one plain word after a program that is also an
   // English verb is prose; `cargo check`, `make build`, `npm test` are not verbs-then-object.
   if (rest.length === 1 && /^[a-z]+$/.test(rest[0]!) && ENGLISH_VERBS.has(first.program)) return false;
@@ -210,12 +224,13 @@ export function isProjectPath(text: string): boolean {
 
 /**
  * Subcommand and script words that name a process meant to keep running: a development
- * server, a watcher, a database browser (`dev`, `start`, `serve`, `watch`, `studio`, `preview`,
- * `runserver`). A script name of parts (`start:dev`, `db:studio`, `build:server`) is one when
+ * server, a watcher, a database browser, a listener, a serial or log monitor, a queue consumer
+ * (`dev`, `start`, `serve`, `watch`, `studio`, `preview`, `runserver`, `listen`, `monitor`,
+ * `consume`). A script name of parts (`start:dev`, `db:studio`, `build:server`) is one when
  * any part is `watch`, its first part is such a word, or its last part is (not `server`) after a
  * first part that is not a one-shot verb: `build:dev` and `build:server` build, `db:studio` serves.
  */
-const LONG_RUNNING_PARTS = new Set(['dev', 'start', 'serve', 'server', 'watch', 'studio', 'preview', 'runserver']);
+const LONG_RUNNING_PARTS = new Set(['dev', 'start', 'serve', 'server', 'watch', 'studio', 'preview', 'runserver', 'listen', 'monitor', 'consume']);
 const ONE_SHOT_PARTS = new Set(['build', 'test', 'lint', 'check', 'compile', 'typecheck', 'format', 'generate', 'deploy', 'migrate']);
 function longRunningWord(word: string): boolean {
   if (!/^[a-z0-9]+(?:[:-][a-z0-9]+){0,2}$/i.test(word)) return false;
@@ -225,6 +240,11 @@ function longRunningWord(word: string): boolean {
 }
 /** Flags that make such a command run once (`convex dev --once`). */
 const RUN_ONCE_FLAG = /^--(?:once|no-watch|watch=false)$/;
+/**
+ * `up` brings a set of services up and stays attached to them (`docker compose up --build`,
+ * `tilt up`) unless told to detach or only wait until they are healthy (`-d`, `--detach`, `--wait`).
+ */
+const DETACH_FLAG = /^(?:-d|--detach|--wait)$/;
 /** Words that hand over to a script or subcommand named by the next word (`npm run dev`, `x exec serve`). */
 const RUNNER_WORDS = new Set(['run', 'exec', 'x', 'dlx']);
 /** A URL on this machine (`http://localhost/...`, `localhost:3000`): something must already be listening there. */
@@ -272,12 +292,14 @@ export function isLongRunning(script: string): boolean {
       while (words.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift();
       if (background && words.length > 0 && (!SHELL_BUILTINS.has(words[0]!) || words[0] === 'wait')) usedAfterBackground = true;
       if (words.length < 2 || SHELL_BUILTINS.has(words[0]!)) continue; // `cd dev` is a directory
-      if (words.slice(1).some((w) => w === '--watch')) return true;
+      // `--watch`, and `port-forward` wherever it stands (`kubectl -n api port-forward svc/api 8080`).
+      if (words.slice(1).some((w) => w === '--watch' || w === 'port-forward')) return true;
       // The words before the first flag (after it, a word may be the flag's value: `-t web-server:1`).
       const firstFlag = words.findIndex((w, k) => k > 0 && w.startsWith('-'));
       const lead = words.slice(1, firstFlag === -1 ? undefined : firstFlag);
       const look = RUNNER_WORDS.has(lead[0] ?? '') ? lead.slice(1, 3) : lead.slice(0, 2);
       if (look.some(longRunningWord) && !words.some((w) => RUN_ONCE_FLAG.test(w))) return true;
+      if (look.includes('up') && !words.some((w) => DETACH_FLAG.test(w))) return true;
     }
   }
   if (endsInBackground) return true;
@@ -287,6 +309,39 @@ export function isLongRunning(script: string): boolean {
   // before it started one (`docker compose up -d && curl localhost:8000` starts its own).
   const first = script.split(/&&|\|\||[;|\n]/).map((c) => c.trim()).find((c) => c !== '' && !c.startsWith('#') && !SHELL_BUILTINS.has(c.split(/\s+/)[0]!));
   return first !== undefined && LOCAL_URL.test(first);
+}
+
+/**
+ * Subcommand and script words that publish, push or deploy outside the project, or drop, delete or
+ * reset data (`npm publish`, `git push`, `docker push`, `deployctl deploy`, `dotnet ef database
+ * drop`, `prisma migrate reset`, `npm run db:reset`, `mix ecto.drop`). Such a command changes
+ * something no restore brings back and no loop should repeat: what it does is the author's step.
+ */
+const OUTWARD_PARTS = new Set(['publish', 'push', 'deploy', 'submit', 'upload', 'drop', 'destroy', 'delete', 'purge', 'wipe', 'reset', 'fresh']);
+/** Flags that make such a command only show what it would do. */
+const DRY_RUN_FLAG = /^(?:--dry-?run(?:=(?!false\b).*)?|--what-?if|-WhatIf|--check)$/i;
+function outwardWord(word: string): boolean {
+  if (!/^[a-z0-9]+(?:[:.-][a-z0-9]+){0,2}$/i.test(word)) return false;
+  // After a dot only the last name counts: `ecto.reset` resets, `deploy.yaml` is a file.
+  const parts = word.toLowerCase().split('.').pop()!.split(/[:-]/);
+  return OUTWARD_PARTS.has(parts[0]!) || (parts.length > 1 && OUTWARD_PARTS.has(parts[parts.length - 1]!) && !ONE_SHOT_PARTS.has(parts[0]!));
+}
+
+/**
+ * Does a check publish, push or deploy, or drop, delete or reset data? Read like isLongRunning:
+ * the words after each program before its first flag (after a runner word, `npm run db:reset`),
+ * the subcommand path included (`dotnet ef database drop`), unless a flag makes it a dry run
+ * (`npm publish --dry-run`, `kubectl delete --dry-run=client`).
+ */
+export function publishesOrDestroys(script: string): boolean {
+  for (const cmd of scriptCommands(script)) {
+    if (SHELL_BUILTINS.has(cmd.program) || cmd.args.some((a) => DRY_RUN_FLAG.test(a))) continue;
+    const firstFlag = cmd.args.findIndex((a) => a.startsWith('-'));
+    const lead = cmd.args.slice(0, firstFlag === -1 ? undefined : firstFlag);
+    const look = RUNNER_WORDS.has(lead[0] ?? '') ? lead.slice(1, 3) : lead.slice(0, 3);
+    if (look.some(outwardWord)) return true;
+  }
+  return false;
 }
 
 /** Programs that search for text: what they are said to find (`no matches`, `no importers`) is their verdict. */

@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, LOCAL_URL, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, LOCAL_URL, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, publishesOrDestroys, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -81,7 +81,18 @@ const STARTS = /\b(?:starts?|started|boots?|booted|launch(?:es|ed)?|listens?|lis
 
 // (`(?<!:)`: the `::` of `cargo test report::` is the command's, not a separator before "passes".)
 const TRAILING_SUCCESS =
-  /(?:(?<!:)\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+errors)?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?errors)?|exists|exist|without\s+(?:any\s+)?errors|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
+  /(?:(?<!:)\s*[-—–:,]\s*|\s+)(?:(?:and\s+)?(?:all|both)\s+)?(?:still\s+)?(?:passes|succeeds|(?:is\s+)?green|(?:is\s+)?clean|exits?(?:\s+with)?(?:\s+code|\s+status)?\s+0|returns?\s+0|completes(?:\s+successfully)?|runs(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?(?:errors|warnings))?|works|(?:compiles|builds)(?:\s+successfully|\s+cleanly|\s+without\s+(?:any\s+)?(?:errors|warnings))?|exists|exist|without\s+(?:any\s+)?(?:errors|warnings)|with\s+no\s+errors|cleanly|successfully|(?:should|must|will)\s+(?:pass|succeed|exit\s+0))\s*\.?$/i;
+
+/**
+ * The same success said in Spanish, Portuguese, French, German or Italian, ending the line:
+ * `debe pasar (sin errores)`, `pasa completo`, `compila sin advertencias`, `deve passar`, `doit
+ * réussir`, `muss grün sein`, `ohne Fehler`, `deve passare`.
+ */
+const LATIN_PASSES =
+  '(?:debe|deben|tiene\\s+que|deve|devem|doit|doivent|muss|müssen|sollte|soll|devono)\\s+(?:pasar|compilar|funcionar|passar|passer|réussir|passare|grün\\s+sein|erfolgreich\\s+sein|durchlaufen|bestehen)|pasan?(?:\\s+(?:completo|por\\s+completo))?|passam?|passent|passe|réussit|läuft\\s+durch|ist\\s+grün|compila';
+const LATIN_NO_ERRORS = '(?:sin|sem|sans|ohne|senza)\\s+(?:errores|advertencias|erros|avisos|erreurs?|avertissements?|Fehler|Warnungen|errori|avvisi)';
+// One whitespace, then a phrase that starts with a letter: linear on a line of spaces.
+const TRAILING_SUCCESS_LATIN = new RegExp(`\\s(?:(?:${LATIN_PASSES})(?:\\s+${LATIN_NO_ERRORS})?|${LATIN_NO_ERRORS})\\s*\\.?$`, 'i');
 
 const NAMED: Array<[NamedCheckKind, RegExp]> = [
   [
@@ -157,6 +168,10 @@ function hasNonFiller(text: string): boolean {
   return ws.some((w) => !FILLER.has(w));
 }
 
+/** Where a line ends with success said in another Latin-script language, or null. */
+function latinSuccess(s: string): RegExpExecArray | null {
+  return TRAILING_SUCCESS_LATIN.exec(s);
+}
 function isNegative(text: string): boolean {
   return NEGATIVE.test(text.replace(NOT_NEGATIVE, ' '));
 }
@@ -191,12 +206,19 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
   // `grep -c X file shows 3+ matches`, `grep "k = " f matches 'k = "3"'`, `npx vitest run passes all
   // tests`: the command, then what its output or status should be. The verb is found outside
   // quotes, so a quoted argument (`grep "returns" f`) stays whole.
+  // Spellings that are a sentence about a program, not a command: `ctest reports 100% tests passed`.
+  const sentencesAbout = new Set<{ s: string; label: string }>();
   for (const c of [...candidates]) {
     const output = QUALIFIER_VERB.exec(c.s.replace(/"[^"]*"|'[^']*'/g, (q) => 'Q'.repeat(q.length)));
     if (!output || output.index === 0) continue;
     const said = c.s.slice(output.index);
-    // Only with arguments: `sum(2, 3) returns 5` and `ls returns nothing` are prose about values.
-    if (!/\S\s+\S/.test(c.s.slice(0, output.index).trim())) continue;
+    // Only with arguments: `sum(2, 3) returns 5` and `ls returns nothing` are prose about values,
+    // and so is the whole spelling when the verb goes on (`ctest reports 100% ...`): a verb in the
+    // third person right after a program is English, not the program's argument.
+    if (!/\S\s+\S/.test(c.s.slice(0, output.index).trim())) {
+      if (/\S\s+\S/.test(said.trim())) sentencesAbout.add(c);
+      continue;
+    }
     // A success verb says nothing more than "it succeeds" (`passes all tests`, `exits 0 with no
     // errors`); `pip install completes for the new dependencies` names what the command leaves out.
     if (SUCCESS_VERB.test(output[0]) && hasNonFiller(said.replace(/\b(?:exit|code|status)\s+0\b/gi, ''))) continue;
@@ -209,22 +231,29 @@ function bareCommand(line: string, ctx: CriteriaContext): { command: string; res
   // next lines, so the line alone is not the author's command.
   if (quoteAfter(line, null) !== null) return null;
   for (const c of candidates) {
+    if (sentencesAbout.has(c)) continue;
     let s = c.s.trim();
     let rest = c.label;
     const verb = /^(?:then\s+|and\s+)?(?:run|running|execute|exec)\s*:?\s+/i.exec(s);
     if (verb) s = s.slice(verb[0].length);
     const first = /^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*\(?([^\s()]+)(\s+\S)?/.exec(s);
     if (!first || !programResolves(first[1]!, first[2] !== undefined, ctx.resolves ?? NO_PROGRAMS)) continue;
-    const paren = /\s+\(([^()]*)\)\s*\.?$/.exec(s);
-    if (paren && !/[|&;$<>]/.test(paren[1]!)) {
-      rest += ` ${paren[1]}`;
-      s = s.slice(0, paren.index);
-    }
-    for (let k = 0; k < 2; k++) {
-      const t = TRAILING_SUCCESS.exec(s);
-      if (!t || t.index === 0) break;
-      rest += ` ${t[0]}`;
-      s = s.slice(0, t.index);
+    // An aside in parentheses and what is said of the command, in either order (`tox (all envs)
+    // passes`, `make docs (dead links fail the job)`): an unquoted `(` after arguments is no shell's.
+    for (let k = 0; k < 3; k++) {
+      const paren = /\s+\(([^()]*)\)\s*\.?$/.exec(s);
+      const t = paren ? null : TRAILING_SUCCESS.exec(s);
+      const latin = paren || t ? null : latinSuccess(s);
+      if (paren && !/[|&;$<>]/.test(paren[1]!) && paren.index > 0) {
+        rest += ` ${paren[1]}`;
+        s = s.slice(0, paren.index);
+      } else if (t && t.index > 0) {
+        rest += ` ${t[0]}`;
+        s = s.slice(0, t.index);
+      } else if (latin && latin.index > 0) {
+        rest += ' passes'; // what the phrase says, in the words the rest of the reader knows
+        s = s.slice(0, latin.index);
+      } else break;
     }
     s = s.replace(/([^\s.])[.;,]\s*$/, '$1').trim(); // a sentence's end, not `docker build .`'s context
     if (looksLikeBareCommand(s, ctx.resolves)) return { command: s, rest };
@@ -269,7 +298,8 @@ export function sentences(s: string, spans: Span[]): string[] {
     const c = s[i]!;
     if (c === '"') quoted = !quoted;
     if (quoted || !/\s/.test(s[i + 1] ?? '') || !/\S/.test(s.slice(i + 1))) continue;
-    const ends = /[.!?]/.test(c) && i > start && /[^\s.]/.test(s[i - 1]!) && !ABBREVIATION.test(s.slice(start, i));
+    // `--project=.` and `src/.` name the directory `.`: no sentence ends there.
+    const ends = /[.!?]/.test(c) && i > start && /[^\s.=/]/.test(s[i - 1]!) && !ABBREVIATION.test(s.slice(start, i));
     if (ends || (c === ';' && spans.length > 0)) {
       out.push(s.slice(start, i + 1).trim());
       start = i + 1;
@@ -360,6 +390,11 @@ const FORBIDS = /\b(?:do\s+not|don['’]t|never|must\s+not|mustn['’]t|should\s
  */
 const DESTROYS = /\b(?:drops?|dropping|wipes?|wiping|deletes?|deleting|destroys?|destroying|erases?|erasing|truncates?|truncating|overwrites?|overwriting|nukes?)\b/i;
 const DATA_AT_STAKE = /\b(?:all|every|everything|entire|whole|data|databases?|db|tables?|schemas?|records?|rows|volumes?|profiles?|uploads?|buckets?|namespaces?|users?|accounts?)\b/i;
+/**
+ * A command that is the author's step, never a check: a server or watcher (it would hold the loop),
+ * or a command that publishes, deploys, or drops data (no restore undoes it; a loop would repeat it).
+ */
+const heldBack = (command: string): boolean => isLongRunning(command) || publishesOrDestroys(command);
 /** Text with each backquoted span replaced by `X`: what the words around the spans say. */
 const masked = (text: string): string => text.replace(/`[^`]*`/g, 'X');
 /** "Run `npm install` to install Vitest": a step that sets something up, not a check of the work. */
@@ -464,7 +499,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
     const elsewhere = commandSpans.some((span) => IN_DIRECTORY.test(s.slice(span.end)));
     // `grep -rn "from x" src` — no importers: a search said to find no X expects no match.
     const findsNone = commandSpans.every((span) => isSearch(span.content)) && SEARCH_FINDS_NONE.test(remainder.replace(NOT_NEGATIVE, ' '));
-    const acceptInline = !byHand && !elsewhere && !findsNone && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || isEvidence(s, commandSpans));
+    const acceptInline = !byHand && !elsewhere && !findsNone && !isNeg(remainder) && (ctx.mode === 'verify' || onlyCommand || RUN_OR_SUCCESS.test(remainder) || latinSuccess(remainder) !== null || isEvidence(s, commandSpans));
     // "`uv run uvicorn app:app` starts without errors": the author says it starts a process.
     // "`./gradlew bootRun` then GET http://localhost:8080/health": the line probes what the command starts.
     const startsSomething = STARTS.test(remainder) || LOCAL_URL.test(remainder);
@@ -473,7 +508,9 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
       for (const span of commandSpans) {
         const single = !/\s/.test(span.content);
         if (single && hasNonFiller(remainder)) continue; // `vitest` mentioned, not run
-        if (isLongRunning(span.content) || startsSomething) held = true; // a server or watcher: the author's manual step
+        // A server, a watcher, a publish or a drop is the author's manual step; so is what the
+        // same sentence does after it (`\`ef database drop\` then \`ef database update\``).
+        if (held || heldBack(span.content) || startsSomething) held = true;
         else checks.push({ kind: 'command_succeeds', command: span.content, source });
       }
     }
@@ -483,11 +520,11 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
   } else if (spans.length === 0) {
     const bare = bareCommand(decodedLine, ctx);
     // A quoted argument is the command's own (`grep -E "passed|failed"`), not what the line says of it.
-    if (bare && !isNeg(decodedLine.replace(/"[^"]*"|'[^']*'/g, 'Q')) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
+    if (bare && !isNeg(decodedLine.replace(/"[^"]*"|'[^']*'|(?<!\S)--?[A-Za-z][\w-]*(?:=\S*)?/g, 'Q')) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));
-      if (!isLongRunning(bare.command) && !STARTS.test(bare.rest) && !LOCAL_URL.test(bare.rest) && !mention) {
+      if (!heldBack(bare.command) && !STARTS.test(bare.rest) && !LOCAL_URL.test(bare.rest) && !mention) {
         checks.push({ kind: 'command_succeeds', command: bare.command, source });
         remainder = bare.rest;
         manual = hasNonFiller(bare.rest);
@@ -502,7 +539,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
         const rests: string[] = [];
         for (const clause of clauses) {
           const b = !isNegative(clause) && installedProgram(clause, ctx.resolves) ? bareCommand(clause, ctx) : null;
-          if (b && /\S\s+\S/.test(b.command) && RUN_OR_SUCCESS.test(b.rest) && !isLongRunning(b.command) && !STARTS.test(b.rest)) {
+          if (b && /\S\s+\S/.test(b.command) && RUN_OR_SUCCESS.test(b.rest) && !heldBack(b.command) && !STARTS.test(b.rest)) {
             checks.push({ kind: 'command_succeeds', command: b.command, source });
             rests.push(b.rest);
           } else rests.push(clause);
@@ -675,7 +712,7 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
       for (const [i, p] of parts.entries()) {
         const source = { element: ctx.element, line: p.line };
         const quiet = expects(p.before) || expects(p.own) || (i + 1 < parts.length && expects(parts[i + 1]!.before));
-        if (isLongRunning(p.text) || quiet) out.push({ text: p.text, source, checks: [], named: [], manual: true });
+        if (heldBack(p.text) || quiet) out.push({ text: p.text, source, checks: [], named: [], manual: true });
         else out.push({ text: p.text, source, checks: [{ kind: 'command_succeeds', command: p.text, source }], named: [], manual: false });
       }
     } else if (script) {
@@ -683,32 +720,86 @@ export function criteriaFromRange(text: string, start: number, end: number, ctx:
       // A server or watcher, or comments that expect failure or no output (`# must be empty`):
       // the author's steps to follow by hand, not one script that must exit 0.
       const comments = script.script.match(/(?:^|\s)#.*$/gm) ?? [];
-      if (isLongRunning(script.script) || comments.some((c) => EXPECTS_NOTHING.test(c))) out.push({ text: script.script, source, checks: [], named: [], manual: true });
+      if (heldBack(script.script) || comments.some((c) => EXPECTS_NOTHING.test(c))) out.push({ text: script.script, source, checks: [], named: [], manual: true });
       else out.push({ text: script.script, source, checks: [{ kind: 'command_succeeds', command: script.script, source }], named: [], manual: false });
     }
     fence = null;
   };
+  // A shell session written out of a fence (`$ go test ./x`, then what it printed): the prompt
+  // marks the command, and the lines after it, up to a blank line or the next prompt, are output.
+  let sessionOutput = false;
+  // Bare command lines in a row, held until the run ends: one script when a line carries state to
+  // the next (a `cd` alone, an `export`, an assignment), else each line on its own, as before.
+  let run: Array<{ raw: string; line: number }> = [];
+  const proseLine = (raw: string, at: number) => {
+    const t = raw.trim().replace(/\*\*|__/g, '');
+    if (/^#{1,6}\s/.test(t) || (!BULLET.test(raw) && !t.includes('`') && /^[^:]{1,80}:$/.test(t))) byHand = BY_HAND_LABEL.test(t);
+    // A line that continues the previous one's sentence (no bullet here, no sentence end there).
+    const wraps = prose !== '' && !BULLET.test(raw) && !/[.:;!?]\s*$/.test(prose) && !/^#{1,6}\s/.test(prose.trim());
+    const c = lineCriterion(raw, at, wraps ? { ...lineCtx(), wrappedFrom: prose } : lineCtx());
+    if (c) out.push(c);
+    prose = t === '' || /^<\/?[A-Za-z][^>]*>$/.test(t) ? '' : raw;
+  };
+  const flushRun = () => {
+    const lines = run;
+    run = [];
+    if (lines.length >= 2 && lines.slice(0, -1).some((l) => carriesState(l.raw.trim()))) {
+      const script = lines.map((l) => l.raw.trim()).join('\n');
+      const source = { element: ctx.element, line: lines[0]!.line };
+      out.push(heldBack(script) ? { text: script, source, checks: [], named: [], manual: true } : { text: script, source, checks: [{ kind: 'command_succeeds', command: script, source }], named: [], manual: false });
+      prose = '';
+    } else for (const l of lines) proseLine(l.raw, l.line);
+  };
   for (const raw of body.split('\n')) {
     const f = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
+    const prompt = fence ? null : /^\s*\$\s+(\S.*)$/.exec(raw);
+    if (!fence && !prompt && run.length > 0 && !(ctx.mode !== 'manual' && wholeCommandLine(raw, ctx.resolves))) flushRun();
     if (fence) {
       prose = '';
       if (f && f[1]![0] === fence.marker[0] && f[1]!.length >= fence.marker.length && raw.trim() === f[1]) flushFence();
       else fence.body.push({ text: raw, line });
     } else if (f && !(f[1]![0] === '`' && raw.slice(raw.indexOf(f[1]!) + f[1]!.length).includes('`'))) {
+      sessionOutput = false;
       fence = { marker: f[1]!, lang: (f[2] ?? '').toLowerCase(), body: [], line };
+    } else if (prompt && ctx.mode !== 'manual' && promptedCommand(prompt[1]!, ctx.resolves)) {
+      flushRun();
+      const command = prompt[1]!.trim();
+      const source = { element: ctx.element, line };
+      out.push(heldBack(command) ? { text: command, source, checks: [], named: [], manual: true } : { text: command, source, checks: [{ kind: 'command_succeeds', command, source }], named: [], manual: false });
+      sessionOutput = true;
+      prose = '';
+    } else if (sessionOutput && raw.trim() !== '') {
+      // what the command printed
+    } else if (ctx.mode !== 'manual' && wholeCommandLine(raw, ctx.resolves)) {
+      sessionOutput = false;
+      run.push({ raw, line });
     } else {
-      const t = raw.trim().replace(/\*\*|__/g, '');
-      if (/^#{1,6}\s/.test(t) || (!BULLET.test(raw) && !t.includes('`') && /^[^:]{1,80}:$/.test(t))) byHand = BY_HAND_LABEL.test(t);
-      // A line that continues the previous one's sentence (no bullet here, no sentence end there).
-      const wraps = prose !== '' && !BULLET.test(raw) && !/[.:;!?]\s*$/.test(prose) && !/^#{1,6}\s/.test(prose.trim());
-      const c = lineCriterion(raw, line, wraps ? { ...lineCtx(), wrappedFrom: prose } : lineCtx());
-      if (c) out.push(c);
-      prose = t === '' || /^<\/?[A-Za-z][^>]*>$/.test(t) ? '' : raw;
+      sessionOutput = false;
+      proseLine(raw, line);
     }
     line++;
   }
+  flushRun();
   flushFence();
   return out;
+}
+
+/** After a `$ ` prompt: a command whose first program resolves here (a builtin such as `cd` too). */
+function promptedCommand(text: string, resolves: ProgramResolver | undefined): boolean {
+  const first = firstProgram(text);
+  return first !== null && programResolves(first.program, first.args.length > 0, resolves ?? NO_PROGRAMS);
+}
+
+/** A line that is nothing but a command (no bullet, no inline code, no words about it): `cd web`, `npm test`. */
+function wholeCommandLine(raw: string, resolves: ProgramResolver | undefined): boolean {
+  const t = raw.trim();
+  return t !== '' && !BULLET.test(raw) && !t.includes('`') && looksLikeBareCommand(t, resolves ?? NO_PROGRAMS);
+}
+
+/** A line that changes what the next lines see: a `cd`, `export` or `source` (alone), or an assignment alone. */
+function carriesState(t: string): boolean {
+  const first = t.split(/\s+/)[0]!;
+  return (STATEFUL.has(first) && !/&&|\|\||;/.test(t)) || /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(t);
 }
 
 /** The line starts with an installed program (not a builtin such as `test`, which also reads as English). */
@@ -867,7 +958,7 @@ export function automatedCriteria(text: string, start: number, end: number, ctx:
       const src = { element: ctx.element, line: at + skip };
       const comments = runnable.match(/(?:^|\s)#.*$/gm) ?? [];
       // A server in the foreground would hold the loop until the timeout: shown, not run.
-      if (isLongRunning(runnable)) out.unshift({ text: runnable, source: src, checks: [], named: [], manual: true });
+      if (heldBack(runnable)) out.unshift({ text: runnable, source: src, checks: [], named: [], manual: true });
       // `pytest tests/test_x.py  # MUST FAIL (RED)`: the author expects it to fail now.
       else if (comments.some((c) => EXPECTS_NOTHING.test(c))) out.unshift(expectedFailure(runnable, src));
       else out.unshift({ text: runnable, source: src, checks: [{ kind: 'command_succeeds', command: runnable, source: src }], named: [], manual: false });

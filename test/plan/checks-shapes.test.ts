@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { automatedCriteria, criteriaFromRange, type CriteriaMode } from '../../src/plan/criteria.js';
-import { isLongRunning, looksLikeBareCommand } from '../../src/plan/command-like.js';
+import { isLongRunning, looksLikeBareCommand, publishesOrDestroys } from '../../src/plan/command-like.js';
 import { lineIndex } from '../../src/plan/lines.js';
 import { planFromText } from '../../src/plan/read.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
@@ -564,11 +564,81 @@ describe('round 5: what the author forbids or says destroys data, a line probing
     expect(checksOf('grep -q "rock and roll" notes.txt')).toEqual(['grep -q "rock and roll" notes.txt']);
   });
 
-  it('a bare line whose words after the command are in another Latin-script language is prose, not arguments', () => {
-    expect(checksOf('pytest tests/test_prix.py doit réussir', 'verify')).toEqual([]);
-    expect(checksOf('- cargo test --lib muss grün sein', 'done')).toEqual([]);
+  it('a bare line whose words after the command are in another Latin-script language are not its arguments', () => {
+    // Round 6: a success said in that language ends the command, which runs (it was prose in round 5).
+    expect(checksOf('pytest tests/test_prix.py doit réussir', 'verify')).toEqual(['pytest tests/test_prix.py']);
+    expect(checksOf('- cargo test --lib muss grün sein', 'done')).toEqual(['cargo test --lib']);
+    expect(checksOf('pytest tests/test_prix.py puis ouvrir le rapport', 'verify')).toEqual([]);
     // A file name with such letters is an argument; so is a quoted one.
     expect(checksOf('python3 scripts/résumé.py --check')).toEqual(['python3 scripts/résumé.py --check']);
     expect(checksOf('grep -q "Größe" src/labels.txt')).toEqual(['grep -q "Größe" src/labels.txt']);
+  });
+});
+
+describe('round 6: publishing and dropping commands, more long-running shapes, sessions and scripts written out of fences', () => {
+  it('a command that publishes, pushes, deploys, or drops, deletes or resets data is the author\'s step, not a check', () => {
+    for (const cmd of ['npm publish --access public', 'git push --force origin main', 'docker push ghcr.io/acme/api:1.4.0', 'cargo publish -p core', 'dotnet ef database drop --force', 'npx prisma migrate reset --force', 'npm run db:reset', 'mix ecto.drop', 'kubectl get ns -o name | xargs kubectl delete', 'git reset --hard origin/main']) {
+      expect(publishesOrDestroys(cmd), cmd).toBe(true);
+    }
+    // A dry run only shows what it would do; a file or a one-shot script that merely has such a name runs.
+    for (const cmd of ['npm publish --dry-run', 'cargo publish -p core --dry-run', 'kubectl delete --dry-run=client -f job.yaml', 'cat deploy.yaml', 'pytest tests/test_delete.py', 'npm run build:deploy', './gradlew clean build', 'git push --dry-run origin main']) {
+      expect(publishesOrDestroys(cmd), cmd).toBe(false);
+    }
+    expect(checksOf('- `npm publish --access public --provenance`')).toEqual([]);
+    expect(checksOf('git push --force origin main --tags')).toEqual([]);
+    expect(checksOf('`npm publish --dry-run` succeeds')).toEqual(['npm publish --dry-run']);
+    expect(auto('docker push registry.example.com/app:1.2').flatMap((c) => c.checks)).toEqual([]);
+    // What the same sentence does after such a step depends on it: not run either.
+    expect(checksOf('`git reset --hard origin/main` then `npm test`')).toEqual([]);
+  });
+
+  it('a listener, a monitor, a queue consumer, services brought up attached, and a port-forward keep running', () => {
+    for (const cmd of ['stripe listen --forward-to localhost:4000/webhooks', 'pio device monitor -b 115200', 'php bin/console messenger:consume async -vv', 'docker compose up --build', 'kubectl -n api port-forward svc/api 8080:80']) {
+      expect(isLongRunning(cmd), cmd).toBe(true);
+    }
+    for (const cmd of ['docker compose up -d redis', 'docker compose up --wait', 'php bin/console messenger:stats']) {
+      expect(isLongRunning(cmd), cmd).toBe(false);
+    }
+  });
+
+  it('a program followed by a verb that goes on is a sentence about it, not a command with arguments', () => {
+    expect(checksOf('- ctest reports 100% tests passed', 'done')).toEqual([]);
+    expect(checksOf('- npm lists 3 packages', 'done')).toEqual([]);
+  });
+
+  it('an aside in parentheses before what is said of the command, and `=.` in a flag, end no command early', () => {
+    expect(checksOf('pytest (all suites) passes')).toEqual(['pytest']);
+    expect(checksOf('cargo test (workspace root) passes')).toEqual(['cargo test']);
+    expect(checksOf('python3 -m venv --prompt=. .venv')).toEqual(['python3 -m venv --prompt=. .venv']);
+  });
+
+  it('a flag that names a failure is the command\'s own word, not a failure the line expects', () => {
+    expect(checksOf('cargo test --no-fail-fast')).toEqual(['cargo test --no-fail-fast']);
+    expect(checksOf('cargo test --no-fail-fast fails')).toEqual([]);
+  });
+
+  it('"runs without warnings" and a success said in Spanish, Portuguese, French, German or Italian end the command', () => {
+    expect(checksOf('cargo doc --no-deps runs without warnings')).toEqual(['cargo doc --no-deps']);
+    expect(checksOf('npx vitest run src/a.test.ts debe pasar sin errores')).toEqual(['npx vitest run src/a.test.ts']);
+    expect(checksOf('npm run build compila sin advertencias')).toEqual(['npm run build']);
+    expect(checksOf('- `npm run lint` sem erros', 'done')).toEqual(['npm run lint']);
+    // Words of such a sentence that say no success are not arguments either.
+    expect(checksOf('npm run build y luego abrir el navegador')).toEqual([]);
+  });
+
+  it('a shell session written out of a fence: the prompted command runs, what it printed does not', () => {
+    expect(checksOf(['Run the tests; expected output:', '', '    $ go test ./pkg/limit -count=1', '    ok  \texample.com/pkg/limit\t0.004s', ''].join('\n'))).toEqual(['go test ./pkg/limit -count=1']);
+    expect(checksOf(['$ cd api && cargo test --lib', '...', 'test result: ok. 4 passed; 0 failed', '', 'cargo fmt --check'].join('\n'))).toEqual(['cd api && cargo test --lib', 'cargo fmt --check']);
+  });
+
+  it('bare command lines in a row are one script when one carries state to the next, as in a fence', () => {
+    expect(checksOf(['cd examples/consumer', 'cmake -S . -B build', 'cmake --build build', './build/consumer'].join('\n'))).toEqual(['cd examples/consumer\ncmake -S . -B build\ncmake --build build\n./build/consumer']);
+    expect(checksOf(['export RUST_LOG=debug', 'cargo test'].join('\n'))).toEqual(['export RUST_LOG=debug\ncargo test']);
+    // Lines that each stand alone stay checks of their own.
+    expect(checksOf(['npm test -- --ci', 'npm run typecheck'].join('\n'))).toEqual(['npm test -- --ci', 'npm run typecheck']);
+  });
+
+  it('a path among a span\'s words makes it code, not an English sentence', () => {
+    expect(checksOf('`git show HEAD:src/a.ts` works')).toEqual(['git show HEAD:src/a.ts']);
   });
 });
