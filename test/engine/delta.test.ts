@@ -118,6 +118,22 @@ describe('computeDelta', () => {
     expect(computeDelta(h, at([counted(1)], '==== a-1 FAILED', 'd3'))).toMatchObject({ returned_result: null, failed_fewer: ['node check1.js: 2 → 1'] });
   });
 
+  it("the task's named files (declared_hash) tell states apart that the progress key cannot (a file git ignores)", () => {
+    const on = (fp: string, diff: string | null, declared?: string) => ({ ...at([check(0, { fp })], fp, diff), ...(declared ? { declared_hash: declared } : {}) });
+    // .env (ignored) fixed one value at a time, no tracked change: each a new state.
+    const h = history(on('A', null, 'e1'));
+    expect(computeDelta(h, on('B', null, 'e2'))).toMatchObject({ novel_tree: true, returned_to: null });
+    // Back to what iteration 1 held: a return (to the start too, since iteration 1 ran on it).
+    expect(computeDelta(history(on('A', null, 'e1'), on('B', null, 'e2')), on('A', null, 'e1'))).toMatchObject({ novel_tree: false, returned_to: 1 });
+    // Nothing read (older states, no named file): the key alone, as before.
+    expect(computeDelta(history(on('A', null)), on('A', null))).toMatchObject({ novel_tree: false, returned_to: 1 });
+    expect(computeDelta(history(on('A', 'd1', 'e1')), on('A', null, 'e2'))).toMatchObject({ novel_tree: false, returned_to: 0 });
+    // What the checks left in a named file (a formatter) is what the next iteration starts from.
+    const formatted = { iterations: [{ ...on('A', 'd1', 'e1'), iteration: 1, after_hash: 'd1-fmt', declared_after_hash: 'e1-fmt' }], tree_known: true };
+    expect(computeDelta(formatted, on('A', 'd1-fmt', 'e1-fmt'))).toMatchObject({ novel_tree: false, returned_to: 1 });
+    expect(computeDelta(formatted, on('A', 'd1', 'e1-fmt'))).toMatchObject({ novel_tree: false, returned_to: 1 });
+  });
+
   it('unrecognised output now says nothing about tests', () => {
     const h = history(at([check(0, { fp: 'A', tests: ['t1', 't2'] })], 'A', 'd1'));
     expect(computeDelta(h, at([check(0, { fp: 'A' })], 'A', 'd2')).tests_fixed).toEqual([]);

@@ -31,11 +31,16 @@ export interface DeltaInput {
   fingerprint: string | null;
   /** Hash of the changes since the loop's start (null: none, the start tree itself). */
   diff_hash: string | null;
+  /**
+   * Hash of the contents of the files the task names (`<files>`, exact paths), read with the
+   * snapshot: it sees a file git ignores (`.env`), which the progress key cannot. Absent: not read.
+   */
+  declared_hash?: string | null;
 }
 
 export interface DeltaHistory {
   /** Every earlier iteration of the loop, oldest first (may be empty). */
-  iterations: Array<DeltaInput & { iteration: number; after_hash?: string | null }>;
+  iterations: Array<DeltaInput & { iteration: number; after_hash?: string | null; declared_after_hash?: string | null }>;
   /** Whether `diff_hash` identifies the tree (false outside git when the task lists no files). */
   tree_known: boolean;
 }
@@ -129,13 +134,25 @@ export function computeDelta(history: DeltaHistory, cur: DeltaInput): Delta {
   if (history.tree_known) {
     for (let i = history.iterations.length - 1; i >= 0 && returnedTo === null; i--) {
       const it = history.iterations[i]!;
-      if (it.diff_hash === cur.diff_hash || (it.after_hash != null && it.after_hash === cur.diff_hash)) returnedTo = it.iteration;
+      if ((it.diff_hash === cur.diff_hash || (it.after_hash != null && it.after_hash === cur.diff_hash)) && sameDeclared(it, cur)) returnedTo = it.iteration;
     }
-    // The start tree (no changes at all) was seen before iteration 1.
-    if (returnedTo === null && cur.diff_hash === null) returnedTo = 0;
+    // The start tree (no changes at all) was seen before iteration 1 — with the named files as
+    // iteration 1 read them, when it ran on the start tree (else their start is unknown).
+    const first = history.iterations[0];
+    if (returnedTo === null && cur.diff_hash === null && (first === undefined || first.diff_hash !== null || sameDeclared(first, cur))) returnedTo = 0;
     novel = returnedTo === null;
   }
   return { first: false, checks_fixed: checksFixed, tests_fixed: [...testsFixed].sort(), errors_fewer: fewer, failed_fewer: failedFewer, fingerprint_changed: fingerprintChanged, failures_changed: fingerprintChanged || failureSignature(prev.checks) !== failureSignature(cur.checks), stage_advanced: stage, novel_tree: novel, returned_to: returnedTo, returned_result: returnedResult(history.iterations, cur) };
+}
+
+/**
+ * Whether the task's named files hold what they held at an earlier iteration (before or after its
+ * checks). The progress key leaves out what git ignores: a fix written into the `.env` the task
+ * names is a new state although the key stays. Unknown on either side: as the key says.
+ */
+function sameDeclared(it: DeltaHistory['iterations'][number], cur: DeltaInput): boolean {
+  if (cur.declared_hash == null || it.declared_hash == null) return true;
+  return it.declared_hash === cur.declared_hash || it.declared_after_hash === cur.declared_hash;
 }
 
 const MAX_LISTED = 5;

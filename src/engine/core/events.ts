@@ -49,6 +49,9 @@ export type LoopEvent =
       files_changed_count?: number;
       /** The progress key of the tree the checks left behind, when they modified files. */
       after_hash?: string | null;
+      /** The contents of the task's named files before the checks / after them (delta.ts: what git ignores). */
+      declared_hash?: string | null;
+      declared_after_hash?: string | null;
       /** What the checks wrote this time (path → blob id, `''` deleted); empty: nothing. */
       check_written?: Record<string, string>;
       /** The facts' ignore key (cache validity of `tree_facts`). */

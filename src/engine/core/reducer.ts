@@ -195,7 +195,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   const firstFailing = checks.find(failed) ?? checks.find((c) => !c.passed);
   const fingerprint = allPass ? null : (firstFailing?.fingerprint ?? null);
   // One delta, read by every rule below (delta.ts).
-  const delta = computeDelta({ iterations: loop.iterations, tree_known: event.tree !== null || event.diff_hash !== null }, { checks, fingerprint, diff_hash: event.diff_hash });
+  const delta = computeDelta({ iterations: loop.iterations, tree_known: event.tree !== null || event.diff_hash !== null }, { checks, fingerprint, diff_hash: event.diff_hash, ...(event.declared_hash != null ? { declared_hash: event.declared_hash } : {}) });
   const judged = judgeDelta(delta, prev?.iteration ?? null);
   // N occurrences of one fingerprint in a row, each repeat without an improvement (a check or
   // test fixed, the error further along) on a tree not seen before.
@@ -240,6 +240,8 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
     files_changed: filesListed,
     files_changed_count: filesCount,
     ...(event.after_hash !== undefined && event.after_hash !== event.diff_hash ? { after_hash: event.after_hash } : {}),
+    ...(event.declared_hash != null ? { declared_hash: event.declared_hash } : {}),
+    ...(event.declared_after_hash != null && event.declared_after_hash !== event.declared_hash ? { declared_after_hash: event.declared_after_hash } : {}),
     ...(event.check_written && Object.keys(event.check_written).length > 0 ? { check_writes: Object.keys(event.check_written).slice(0, FILES_LISTED) } : {}),
     done_confirmed: event.done_confirmed,
     verdict,

@@ -107,6 +107,13 @@ export interface IterationRecord {
   files_changed_count?: number;
   /** The progress key of the tree the checks left behind, when they modified tracked files. */
   after_hash?: string | null;
+  /**
+   * A hash of the contents of the task's named files (`<files>`, exact paths), read with the
+   * snapshot, and after the checks when they changed them: it sees a file git ignores (a fix in
+   * the `.env` the task names), which the progress key leaves out (delta.ts).
+   */
+  declared_hash?: string;
+  declared_after_hash?: string;
   /** Files the checks themselves modified during this iteration (first 20). */
   check_writes?: string[];
   /** What changed against the previous iteration (delta.ts), read by every stop rule. */

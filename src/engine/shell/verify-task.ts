@@ -44,6 +44,7 @@ import { FILES_LISTED, reduce } from '../core/reducer.js';
 import { lastLines } from '../core/tail.js';
 import { mark } from './timing.js';
 import { otherLoopsFiles } from './other-loops.js';
+import { declaredHash } from './declared-hash.js';
 import { LOOP_DISABLED, refusal, refuseUnlessLooped } from './refusal.js';
 import { LOCK_WAIT_MS, readPlanStateFile, stopFlagPresent } from './store.js';
 import { waitForLockFree } from '../../fs/lock.js';
@@ -407,6 +408,8 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   // a check that rewrites tracked files (a build into dist/, codegen, a formatter) must not
   // tear it. The diff since the start then runs beside the checks.
   const tree = unwrap(await treeP);
+  // What the task's named files hold, read with the snapshot: a file git ignores is in no tree.
+  const declaredBefore = tree !== null ? declaredHash(root, scope.files) : null;
   snapshotNotes = (await snapshot?.notes) ?? null;
   const startFound = unwrap(await startP);
   const startSource: LoopState['start_source'] = startKnown ? 'task_start' : startFound !== null ? 'head' : 'first_verify';
@@ -515,6 +518,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
     const merged = { ...ignore.checkWritten, ...written.paths };
     afterHash = (await deps.git.taskDiff({ root, fromTree: startRef, toTree: written.tree, taskFiles: scope.files, declaredFiles: scope.declaredFiles, ignore: { ...ignore, checkWritten: merged } })).diffHash;
   }
+  const declaredAfter = declaredBefore !== null && !reuse ? declaredHash(root, scope.files) : declaredBefore;
   mark('diff');
   // Rule 4 approvals (approvals.ts): approved findings are recorded, never a stop.
   const approvals = stateBefore?.approvals ?? [];
@@ -541,6 +545,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
       ...(guard.approved.length > 0 ? { rule4_approved: guard.approved } : {}),
       ignore_key: diff.ignoreKey,
       ...(written !== null ? { after_hash: afterHash ?? null, check_written: written.paths } : {}),
+      ...(declaredBefore !== null ? { declared_hash: declaredBefore, declared_after_hash: declaredAfter } : {}),
       done_confirmed: doneConfirmed,
       requires_confirmation: requiresConfirmation,
       start_ref: startRef,
