@@ -136,7 +136,8 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
     const dropState = work.seeded && mayTrackRalfState(work.file);
 
     // Nothing to stage: the tree of this index is known when it is the one the last snapshot kept.
-    let tree = stage.size === 0 && unstage.length === 0 && !dropState ? work.knownTree() : null;
+    const known = stage.size === 0 && unstage.length === 0 && !dropState ? work.knownTree() : null;
+    let tree = known;
     if (tree === null) {
       const steps: string[][] = [];
       // Thousands of new files (a first snapshot of a tree with many untracked ones) go into
@@ -166,7 +167,8 @@ async function snapshotOf(repo: Repo, options: SnapshotOptions): Promise<Working
     // written: neither proves the object is still there after a gc.
     if (!work.seeded && !(await objectExists(repo, tree))) return STALE;
     const untrackedFiles = Math.max(0, indexEntries(work.file) - indexEntries(realIndex)) + skipped.length;
-    work.keep(tree);
+    // A known tree means no git process wrote the index: the private index and its tree are kept already.
+    if (known === null) work.keep(tree);
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { tree, skipped_large_files: skipped, untracked_files: untrackedFiles };
   } finally {
