@@ -79,6 +79,7 @@ const NO_TESTS_RAN = [
 
 /** A test run that exited 0 having run no test ("Ran 0 tests", "No test files found"), with the line that says so. */
 export function silentGreen(output: string): string | null {
+  if (output === '') return null; // a check that printed nothing names no count
   let line: string | null = null;
   for (const re of NO_TESTS_RAN) {
     const m = re.exec(output);

@@ -18,7 +18,7 @@ import { describeCheck, formatCommandForDisplay } from '../../verify/describe.js
 import { checksToRun } from '../core/checks-at-start.js';
 import { unitLines } from '../core/unit-lines.js';
 import { fewerTests, holdWeakened, moreSkipped, runsText, skipsText, type MoreSkipped } from '../core/skips.js';
-import { checkDefinitionFiles, firstFailingTree, testsEdited, testsEditedText, type CommandWords, type TestsEdited } from '../core/test-files.js';
+import { checkDefinitionFiles, firstFailingTree, testsEdited, testsEditedText, type TestsEdited } from '../core/test-files.js';
 import { scriptCommands } from '../../plan/shell-words.js';
 import { resetCommand } from '../core/commands.js';
 import { committedNote, lostNote, restoreFromStartCommand, restoreStagingCommand, stagingChanged, stagingNote, uncommittedCommitted, uncommittedLost, type UncommittedAtStart } from '../core/uncommitted.js';
@@ -509,8 +509,7 @@ async function verifyScope(deps: EngineDeps, loaded: LoadedPlan, options: Verify
   const fewer = fewerTests(checks, before?.baseline ?? firstBaseline, before?.iterations ?? []);
   checks = holdWeakened(checks, skippedMore, fewer);
   // Green after the agent changed test files: named for a human, never a verdict (core/test-files.ts).
-  const commands = scope.checks.flatMap((c) => ('command' in c ? [scriptCommands(c.command)] : []));
-  const edited = checks.length > 0 && checks.every((c) => c.passed) ? await testsEditedSinceFailure(deps, root, tree, before, commands) : null;
+  const edited = checks.length > 0 && checks.every((c) => c.passed) ? await testsEditedSinceFailure(deps, root, tree, before, scope.checks) : null;
   // Did the checks themselves change the working tree? Only shell checks can.
   const written = !reuse && tree !== null && scope.checks.some((c) => 'command' in c) ? await checksWrote(deps, root, tree, maxUntrackedFileBytes(cfg)) : null;
   let afterHash: string | null | undefined;
@@ -613,9 +612,10 @@ function fewerTestsNote(fewer: MoreSkipped[], reset: string): string {
 }
 
 /** Test files changed between the loop's first failing iteration's tree and this one (git only). */
-async function testsEditedSinceFailure(deps: EngineDeps, root: string, tree: string | null, loop: LoopState | null, commands: CommandWords[][]): Promise<TestsEdited | null> {
+async function testsEditedSinceFailure(deps: EngineDeps, root: string, tree: string | null, loop: LoopState | null, checks: Check[]): Promise<TestsEdited | null> {
   const from = firstFailingTree(loop?.iterations ?? []);
   if (tree === null || from === null || from.tree === tree) return null;
+  const commands = checks.flatMap((c) => ('command' in c ? [scriptCommands(c.command)] : []));
   return testsEdited(from.iteration, Object.keys(await deps.git.written(root, from.tree, tree)), checkDefinitionFiles(commands));
 }
 
