@@ -16,8 +16,10 @@
 // Scale (issue 18): the same trivial verify in a repository with 100k tracked files, 20k or 100k
 // untracked files, or one 1 GB untracked file, each as a ratio to the verify in the tiny repository
 // (<= 1.5x; <= 2x with the 1 GB file), and the state size after 100 iterations (< 1 MB). Each
-// scale row also shows its floor: the tiny verify plus two threaded stat passes over the
-// snapshot's private index (a verify walks the tree before and after its checks).
+// scale row also shows its floor: the tiny verify plus two listings of the tree as the snapshot
+// runs them (a verify lists the tree before and after its checks: a threaded stat pass over the
+// snapshot's private index beside the walk for new files). Each row also shows its ratio in CPU
+// time (user + system, children included), which a loaded machine blurs less than wall time.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { closeSync, cpSync, ftruncateSync, mkdtempSync, mkdirSync, openSync, writeFileSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,6 +153,22 @@ const scaleRows = [
 ];
 
 // ---------- whole-process timings (interleaved round-robin) ----------
+/**
+ * User + system CPU time (ms) of the child processes this one has waited for, from
+ * /proc/self/stat (Linux; null elsewhere): a command's share includes the git and shell
+ * processes it starts. In clock ticks of 10 ms, so only a mean over many runs means anything.
+ * On a machine shared with other work this is the number to compare (docs/BENCH.md).
+ */
+function childrenCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10; // cutime + cstime, USER_HZ 100
+  } catch {
+    return null;
+  }
+}
+
 const commands = [
   { name: 'node -e 0', args: ['-e', '0'], baseline: true },
   { name: 'ralf --version', args: [cli, '--version'] },
@@ -177,15 +195,17 @@ for (const row of scaleWanted) {
   const p = row.make();
   process.stderr.write(`bench: generated ${row.name.replace(/^ralf task verify, | \(scale\)$/g, '')} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   commands.push({ name: row.name, args: [cli, 'task', 'verify', p.plan, '1', '--json', '--done-confirmed'], target: row.target, ratioTo: TINY_VERIFY, okCodes: [0, 10, 11, 20] });
-  // The floor under the row: a verify walks the tree twice (before and after the checks), and
-  // one walk cannot cost less than one lstat per file of the snapshot's private index, on
-  // git's threads (git diff-files preloads the index that way). Runs after the row's first
-  // verify has written that index.
+  // The floor under the row: a verify lists the tree twice (before and after the checks), and
+  // one listing cannot cost less than one lstat per file of the snapshot's private index, on
+  // git's threads (git diff-files preloads the index that way), beside the directory walk that
+  // finds files the index does not have yet (git ls-files --others; git's untracked cache
+  // cannot serve it: docs/BENCH.md). Both at once, as the snapshot runs them, from one sh.
+  // Runs after the row's first verify has written that index.
   commands.push({
     name: `${row.name} floor`,
     floorOf: row.name,
-    exe: 'git',
-    args: ['diff-files', '--name-only', '-z'],
+    exe: 'sh',
+    args: ['-c', 'git diff-files --name-only -z >/dev/null & git ls-files -z --others --exclude-standard >/dev/null; wait'],
     cwd: p.dir,
     env: { GIT_INDEX_FILE: join(p.dir, '.git', 'ralf-snapshot-index'), GIT_OPTIONAL_LOCKS: '0' },
   });
@@ -199,6 +219,7 @@ for (const c of commands) {
   c.available = ok;
   if (!ok) c.error = (r.stderr || r.stdout || `exit ${r.status}`).trim().split('\n').slice(-1)[0];
   c.samples = [];
+  c.cpu = 0;
   // A command that takes seconds (a regression in a scale row) gets a few runs, not `runs`.
   c.maxSamples = c.first_ms > 2000 ? 3 : runs;
 }
@@ -208,12 +229,18 @@ for (let i = 0; i < runs + 2; i++) {
     if (!c.available || c.samples.length >= c.maxSamples) continue;
     c.before?.();
     const t0 = process.hrtime.bigint();
+    const cpu0 = childrenCpuMs();
     spawnSync(c.exe ?? node, c.args, { env: { ...env, ...c.env }, cwd: c.cwd ?? trivial.dir, stdio: [c.input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'], input: c.input });
     const t = ms(process.hrtime.bigint() - t0);
-    if (i >= 2) c.samples.push(t); // two warm-up rounds
+    if (i >= 2) {
+      c.samples.push(t); // two warm-up rounds
+      c.cpu = cpu0 === null || c.cpu === null ? null : c.cpu + childrenCpuMs() - cpu0;
+    }
   }
 }
 const baseline = median(commands.find((c) => c.baseline).samples);
+const cpuMean = (c) => (c.cpu === null || c.samples.length === 0 ? null : c.cpu / c.samples.length);
+const baselineCpu = cpuMean(commands.find((c) => c.baseline));
 
 // ---------- in-process state write/read ----------
 async function stateIo() {
@@ -301,14 +328,20 @@ const rows = commands.filter((c) => !c.floorOf).map((c) => {
   const floor = floors.find((f) => f.floorOf === c.name);
   // Two walks of the tree at the floor's cost, on top of the tiny verify.
   const floorRatio = floor && ref ? (median(ref.samples) + 2 * median(floor.samples)) / median(ref.samples) : null;
-  const note = c.ratioTo ? `(vs tiny verify; first verify ${Math.round(c.first_ms)} ms${floor ? `; floor ${floorRatio.toFixed(2)}x: two threaded stat passes of ${Math.round(median(floor.samples))} ms` : ''})` : undefined;
-  return { name: c.name, median_ms: +m.toFixed(1), ratio: +ratio.toFixed(2), ratio_to: c.ratioTo ?? 'node -e 0', first_ms: +c.first_ms.toFixed(1), samples: c.samples.length, target: c.target ?? null, ok: c.target ? ratio <= c.target : null, ...(floor ? { stat_pass_ms: +median(floor.samples).toFixed(1), floor_ratio: +floorRatio.toFixed(2) } : {}), ...(note ? { note } : {}) };
+  // The same ratio in CPU time (mean, children included): what a loaded machine does not blur.
+  const cpu = cpuMean(c);
+  const refCpu = ref ? cpuMean(ref) : baselineCpu;
+  const cpuRatio = cpu !== null && refCpu ? cpu / refCpu : null;
+  const floorCpu = floor && refCpu ? cpuMean(floor) : null;
+  const floorCpuRatio = floorCpu !== null ? (refCpu + 2 * floorCpu) / refCpu : null;
+  const note = c.ratioTo ? `(vs tiny verify; first verify ${Math.round(c.first_ms)} ms${floor ? `; floor ${floorRatio.toFixed(2)}x${floorCpuRatio !== null ? `, cpu ${floorCpuRatio.toFixed(2)}x` : ''}: two listings of ${Math.round(median(floor.samples))} ms` : ''})` : undefined;
+  return { name: c.name, median_ms: +m.toFixed(1), ratio: +ratio.toFixed(2), ratio_to: c.ratioTo ?? 'node -e 0', ...(cpu !== null ? { cpu_ms: +cpu.toFixed(1), cpu_ratio: cpuRatio === null ? null : +cpuRatio.toFixed(2) } : {}), first_ms: +c.first_ms.toFixed(1), samples: c.samples.length, target: c.target ?? null, ok: c.target ? ratio <= c.target : null, ...(floor ? { listing_ms: +median(floor.samples).toFixed(1), floor_ratio: +floorRatio.toFixed(2), ...(floorCpuRatio !== null ? { floor_cpu_ratio: +floorCpuRatio.toFixed(2) } : {}) } : {}), ...(note ? { note } : {}) };
 });
 const pad = (s, n) => String(s).padEnd(n);
 const lines2 = [];
-lines2.push(`${pad('command', 48)} ${pad('median', 9)} ${pad('ratio', 7)} ${pad('target', 7)} result`);
+lines2.push(`${pad('command', 48)} ${pad('median', 9)} ${pad('ratio', 7)} ${pad('cpu', 7)} ${pad('target', 7)} result`);
 for (const r of rows) {
-  lines2.push(`${pad(r.name, 48)} ${pad(r.median_ms === null ? '—' : `${r.median_ms} ms`, 9)} ${pad(r.ratio === null ? '—' : `${r.ratio}x`, 7)} ${pad(r.target ? `<=${r.target}x` : '', 7)} ${r.ok === null ? (r.note ?? '') : `${r.ok ? 'ok' : 'MISS'} ${r.note ?? ''}`}`);
+  lines2.push(`${pad(r.name, 48)} ${pad(r.median_ms === null ? '—' : `${r.median_ms} ms`, 9)} ${pad(r.ratio === null ? '—' : `${r.ratio}x`, 7)} ${pad(r.cpu_ratio == null ? '—' : `${r.cpu_ratio}x`, 7)} ${pad(r.target ? `<=${r.target}x` : '', 7)} ${r.ok === null ? (r.note ?? '') : `${r.ok ? 'ok' : 'MISS'} ${r.note ?? ''}`}`);
 }
 if (state.error) lines2.push(`state size: ${state.error}`);
 else lines2.push(`${pad(`state after ${state.iterations} iterations, 20k untracked`, 48)} ${(state.state_bytes / 1024).toFixed(0)} KB state, ${(state.log_bytes / 1024).toFixed(0)} KB log (target state < 1 MB) ${state.state_bytes < 1024 * 1024 ? 'ok' : 'MISS'}  [${state.seconds.toFixed(0)} s, slowest verify ${state.slowest_verify_ms} ms]`);
