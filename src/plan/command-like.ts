@@ -344,6 +344,13 @@ export function publishesOrDestroys(script: string): boolean {
   return false;
 }
 
+/** A script whose last command counts what a pipe gives it (`git log --oneline | wc -l`): it exits 0 whatever the count. */
+export function endsInCount(script: string): boolean {
+  const cmds = scriptCommands(script);
+  const last = cmds[cmds.length - 1];
+  return cmds.length >= 2 && last !== undefined && last.program === 'wc' && cmds[cmds.length - 2]!.next === '|';
+}
+
 /** Programs that search for text: what they are said to find (`no matches`, `no importers`) is their verdict. */
 const SEARCH_PROGRAMS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'zgrep']);
 

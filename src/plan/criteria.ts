@@ -12,7 +12,7 @@ import type { Check } from './model.js';
 import type { Criterion, NamedCheckKind } from './parsed.js';
 import { decodeEntities } from './entities.js';
 import type { LineIndex } from './lines.js';
-import { isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, LOCAL_URL, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, publishesOrDestroys, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
+import { endsInCount, isLongRunning, isPlaceholder, isProjectPath, isSearch, isTemplateSlot, isSentence, LOCAL_URL, looksLikeBareCommand, looksLikeCodeCommand, looksLikeExplicitCommand, NO_PROGRAMS, programResolves, publishesOrDestroys, readsNoInput, SHELL_BUILTINS, type ProgramResolver } from './command-like.js';
 import { firstProgram, hasShellSyntax, shellTokens, simpleCommands } from './shell-words.js';
 
 /** How much a line of this element is trusted to mean "run this". */
@@ -49,7 +49,7 @@ const FILLER = new Set(
 // failures": what the command is run to prevent.
 const NOT_NEGATIVE = /\b(?:no|without|zero|0)\s+(?:new\s+)?(?:[\w()]+\s+)?(?:fail\w*|errors?|warnings?|regressions?|issues|problems)\b|\bfail(?:s|ing)?\s+(?:the\s+)?(?:build|check|job|pipeline|ci|run|step|deploy)\b|\bavoid(?:s|ing)?\s+(?:[\w-]+\s+){0,2}fail\w*/gi;
 const NEGATIVE =
-  /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
+  /\b(?:fail|fails|failing|failed|failures?|red)\b|\bnon-?zero\b|\bexits?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]|\b(?:zero|no|0|none)\s+(?:lines?|matches|results?|output|occurrences|hits)\b|\breturns?\s+(?:nothing|no\s|empty)|\bmatch(?:es)?\s+(?:zero|no|0|nothing|none)\b|\b(?:should|must)\s+not\b|\bnot\s+(?:found|present|exist)|\bdoes\s*n[o']t\s+(?:match|exist|contain|find)|\bempty\b|\bno\s+such\s+file\b|\bno\s+longer\s+(?:lists?|shows?|contains?|includes?|prints?|returns?|has|matches|finds?|appears?|exists?)\b|\b(?:returns?|outputs?|prints?|shows?|yields?|gives?|reports?|counts?|equals?)\s+(?:exactly\s+)?(?:0|zero|nothing|none)\b/i;
 /** A fence comment saying its command is meant to find nothing or fail (`# must be empty`, `# should fail`). */
 const EXPECTS_NOTHING =
   /\b(?:must|should|will|expected\s+to)\s+(?:be\s+empty|fail|exit\s+non-?zero|return\s+(?:nothing|non-?zero|no\s+match\w*)|find\s+nothing|not\s+(?:match|find))\b|\bexpect(?:ed|s)?\s*[:=]?\s*(?:(?:zero|no|0|none)\s+(?:matches|lines?|results?|output|hits|occurrences)|nothing|empty)\b/i;
@@ -166,6 +166,11 @@ function namedKinds(text: string): NamedCheckKind[] {
 function hasNonFiller(text: string): boolean {
   const ws = text.toLowerCase().match(/[a-z]+/g) ?? [];
   return ws.some((w) => !FILLER.has(w));
+}
+
+/** A command whose last stage counts (`... | wc -l`) on a line that says what the count should be. */
+function countSaid(command: string, line: string): boolean {
+  return endsInCount(command) && /\d|\b(?:one|two|three|zero|none)\b/i.test(line.replace(command, ' '));
 }
 
 /** Where a line ends with success said in another Latin-script language, or null. */
@@ -480,7 +485,9 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
   notChecks(s, commandSpans, ctx.wrappedFrom);
   // `grep "x"` with no file (and no -r) reads stdin, which a check does not have: a mention of
   // the pattern, not the author's command.
-  const noInput = commandSpans.filter((span) => readsNoInput(span.content));
+  // `git log --oneline a..b | wc -l` prints 1: the count is the verdict, and the status is 0
+  // whatever it comes to. Like a filter given no input, what the line names, not a check.
+  const noInput = commandSpans.filter((span) => readsNoInput(span.content) || countSaid(span.content, s));
   if (noInput.length > 0) commandSpans.splice(0, commandSpans.length, ...commandSpans.filter((span) => !noInput.includes(span)));
   if (commandSpans.length > 0) {
     remainder = '';
@@ -520,7 +527,7 @@ function sentenceCriterion(s: string, decodedLine: string, source: { element: st
   } else if (spans.length === 0) {
     const bare = bareCommand(decodedLine, ctx);
     // A quoted argument is the command's own (`grep -E "passed|failed"`), not what the line says of it.
-    if (bare && !isNeg(decodedLine.replace(/"[^"]*"|'[^']*'|(?<!\S)--?[A-Za-z][\w-]*(?:=\S*)?/g, 'Q')) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
+    if (bare && !countSaid(bare.command, bare.rest) && !isNeg(decodedLine.replace(/"[^"]*"|'[^']*'|(?<!\S)--?[A-Za-z][\w-]*(?:=\S*)?/g, 'Q')) && !readsNoInput(bare.command) && !(isSearch(bare.command) && SEARCH_FINDS_NONE.test(bare.rest.replace(NOT_NEGATIVE, ' ')))) {
       // Among other sentences, a lone program name (`tsc passes.`) is a mention, a command has
       // arguments; outside a <verify>, the sentence must also say it succeeds (`cmd exits 0.`).
       const mention = inSentence && (!/\S\s+\S/.test(bare.command) || (ctx.mode !== 'verify' && !RUN_OR_SUCCESS.test(bare.rest)));

@@ -638,6 +638,15 @@ describe('round 6: publishing and dropping commands, more long-running shapes, s
     expect(checksOf(['npm test -- --ci', 'npm run typecheck'].join('\n'))).toEqual(['npm test -- --ci', 'npm run typecheck']);
   });
 
+  it('a count said to come to a number, and a listing said to no longer show something, are not checks', () => {
+    // `wc -l` exits 0 whatever it counts; the count is what the author reads.
+    expect(checksOf('git log --oneline main..HEAD | wc -l prints 1')).toEqual([]);
+    expect(checksOf('- `ls migrations | wc -l` returns 12', 'done')).toEqual([]);
+    expect(checksOf('test "$(git log --oneline | wc -l)" -ge 1')).toEqual(['test "$(git log --oneline | wc -l)" -ge 1']);
+    // A listing said to no longer show something expects its absence, which its status does not say.
+    expect(checksOf('`docker ps -a` no longer lists the old container')).toEqual([]);
+  });
+
   it('a path among a span\'s words makes it code, not an English sentence', () => {
     expect(checksOf('`git show HEAD:src/a.ts` works')).toEqual(['git show HEAD:src/a.ts']);
   });
