@@ -33,6 +33,16 @@ describe('reduce: success', () => {
     else expect(last.message).toBe('Task 2 passed on iteration 2/3.');
   });
 
+  it("a pass after the task's named files changed (a git-ignored .env fixed) is no pass on the same code: nothing named, progress recorded", () => {
+    const { state, last } = run([verified([check(0, { fp: 'A' })], { diff_hash: null, tree: 'start-tree', declared_hash: 'env1' }), pass({ diff_hash: null, tree: 'start-tree', declared_hash: 'env2' })]);
+    expect(last.verdict).toBe('pass');
+    expect(state.iterations[1]).toMatchObject({ declared_hash: 'env2', progress: true });
+    expect(state.iterations[1]!.same_tree_failed).toBeUndefined();
+    // The same contents again: the note stands.
+    const again = run([verified([check(0, { fp: 'A' })], { diff_hash: null, tree: 'start-tree', declared_hash: 'env1' }), pass({ diff_hash: null, tree: 'start-tree', declared_hash: 'env1' })]);
+    expect(again.state.iterations[1]!.same_tree_failed).toBe(1);
+  });
+
   it('success on the last allowed iteration is success, not max_iterations', () => {
     const { last } = run([fail('A', 'd1'), fail('B', 'd2'), pass()], ctx({ max_iterations: 3, error_fingerprint_repeats: 9, no_progress_repeats: 9 }));
     expect(last).toMatchObject({ verdict: 'pass', stop_reason: 'success', iteration: 3 });

@@ -205,7 +205,7 @@ function reduceIteration(loop0: LoopState, event: Extract<LoopEvent, { type: 'it
   // A green run on code that failed before in this loop: the checks are flaky, or something
   // outside the tree changed (a dependency installed into an ignored directory, a service
   // started). The pass stands (the plan's checks passed as written); the answer says so.
-  const sameTreeFailed = allPass && delta.novel_tree === false ? failedOnTree(loop.iterations, event.diff_hash) : null;
+  const sameTreeFailed = allPass && delta.novel_tree === false ? failedOnTree(loop.iterations, event.diff_hash, event.declared_hash ?? null) : null;
   const fingerprintStreak = allPass || fingerprint === null ? 0 : repeated ? loop.fingerprint_streak + 1 : (countAfterReturn(loop.iterations, delta.returned_result) ?? 0) + 1;
   const noProgressStreak = judged.progress ? 0 : loop.no_progress_streak + 1;
 
@@ -320,8 +320,10 @@ function countAfterReturn(iterations: IterationRecord[], returnedTo: number | nu
 }
 
 /** The latest earlier iteration that failed on this very tree (the same progress key), or null. */
-function failedOnTree(iterations: IterationRecord[], diffHash: string | null): number | null {
-  for (let i = iterations.length - 1; i >= 0; i--) if (!iterations[i]!.passed && iterations[i]!.diff_hash === diffHash) return iterations[i]!.iteration;
+function failedOnTree(iterations: IterationRecord[], diffHash: string | null, declared: string | null): number | null {
+  // The same code: the same key, and the task's named files as they were (when both were read).
+  const same = (it: IterationRecord) => it.diff_hash === diffHash && (declared === null || it.declared_hash === undefined || it.declared_hash === declared);
+  for (let i = iterations.length - 1; i >= 0; i--) if (!iterations[i]!.passed && same(iterations[i]!)) return iterations[i]!.iteration;
   return null;
 }
 
