@@ -312,12 +312,13 @@ export function isLongRunning(script: string): boolean {
 }
 
 /**
- * Subcommand and script words that publish, push or deploy outside the project, or drop, delete or
- * reset data (`npm publish`, `git push`, `docker push`, `deployctl deploy`, `dotnet ef database
- * drop`, `prisma migrate reset`, `npm run db:reset`, `mix ecto.drop`). Such a command changes
+ * Subcommand and script words that publish, push or deploy outside the project, apply or upgrade
+ * infrastructure, or drop, delete or reset data (`npm publish`, `git push`, `docker push`,
+ * `deployctl deploy`, `terraform apply`, `helm upgrade`, `dotnet ef database drop`, `prisma migrate
+ * reset`, `npm run db:reset`, `mix ecto.drop`). Such a command changes
  * something no restore brings back and no loop should repeat: what it does is the author's step.
  */
-const OUTWARD_PARTS = new Set(['publish', 'push', 'deploy', 'submit', 'upload', 'drop', 'destroy', 'delete', 'purge', 'wipe', 'reset', 'fresh']);
+const OUTWARD_PARTS = new Set(['publish', 'push', 'deploy', 'submit', 'upload', 'apply', 'upgrade', 'drop', 'destroy', 'delete', 'purge', 'wipe', 'reset', 'fresh']);
 /** Flags that make such a command only show what it would do. */
 const DRY_RUN_FLAG = /^(?:--dry-?run(?:=(?!false\b).*)?|--what-?if|-WhatIf|--check)$/i;
 function outwardWord(word: string): boolean {

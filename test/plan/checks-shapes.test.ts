@@ -581,7 +581,11 @@ describe('round 6: publishing and dropping commands, more long-running shapes, s
       expect(publishesOrDestroys(cmd), cmd).toBe(true);
     }
     // A dry run only shows what it would do; a file or a one-shot script that merely has such a name runs.
-    for (const cmd of ['npm publish --dry-run', 'cargo publish -p core --dry-run', 'kubectl delete --dry-run=client -f job.yaml', 'cat deploy.yaml', 'pytest tests/test_delete.py', 'npm run build:deploy', './gradlew clean build', 'git push --dry-run origin main']) {
+    // Applying or upgrading infrastructure changes it as much: the plan (`terraform plan`, a dry run) is the check.
+    for (const cmd of ['terraform apply -auto-approve', 'kubectl apply -f k8s/', 'helm upgrade --install api charts/api --wait']) {
+      expect(publishesOrDestroys(cmd), cmd).toBe(true);
+    }
+    for (const cmd of ['terraform plan -detailed-exitcode', 'kubectl apply --dry-run=client -f k8s/', 'npm publish --dry-run', 'cargo publish -p core --dry-run', 'kubectl delete --dry-run=client -f job.yaml', 'cat deploy.yaml', 'pytest tests/test_delete.py', 'npm run build:deploy', './gradlew clean build', 'git push --dry-run origin main']) {
       expect(publishesOrDestroys(cmd), cmd).toBe(false);
     }
     expect(checksOf('- `npm publish --access public --provenance`')).toEqual([]);
