@@ -6,15 +6,21 @@
  * with its item; an item whose text changed is a new item.
  */
 
-/** A stable slug: lower case, accents dropped, runs of anything else one `-`, at most 80 characters. */
+/**
+ * A stable slug: lower case, Latin accents dropped, runs of anything but letters and digits one
+ * `-`, at most 80 characters. Letters of every script count (`日本語の挨拶` stays itself): an
+ * item named only in Japanese or Chinese must not slug to the same fallback as its neighbour.
+ */
 export function slugOf(text: string): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
-  return (slug.length > 80 ? slug.slice(0, 80).replace(/-+$/, '') : slug) || 'item';
+  const chars = [...slug];
+  return (chars.length > 80 ? chars.slice(0, 80).join('').replace(/-+$/, '') : slug) || 'item';
 }
 
 /** Makes ids unique in file order: the second `x` becomes `x#2`, the third `x#3`. */

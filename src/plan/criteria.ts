@@ -578,15 +578,16 @@ export function expectedFailure(command: string, source: { element: string; line
 /**
  * The script of a shell fence, as the author would paste it into a terminal: the whole body
  * (heredocs, `cd`, functions, multi-line `if` intact), with `$ ` prompts stripped and output
- * lines dropped in session fences (`console`, or a `bash` fence whose commands all carry a
- * prompt). A fence without a language counts only when every logical line is a command.
+ * lines dropped in session fences (`console`, or a fence whose first line carries a prompt). A fence without a language counts only when every logical line is a command.
  * Returns null when nothing in it would run.
  */
 function fenceScript(body: Array<{ text: string; line: number }>, lang: string, resolves: ProgramResolver): { script: string; line: number; lines: Array<{ text: string; line: number }> } | null {
   const lines = body.map((b) => ({ text: decodeEntities(b.text), line: b.line }));
   const meaningful = lines.filter((l) => l.text.trim() !== '' && !l.text.trim().startsWith('#'));
   if (meaningful.length === 0) return null;
-  const prompted = PROMPT_LANGS.has(lang) || meaningful.every((l) => /^\s*\$\s/.test(l.text));
+  // A session pasted from a terminal: its first line carries a `$ ` prompt (no script starts
+  // with one), and the lines without a prompt are what the commands printed.
+  const prompted = PROMPT_LANGS.has(lang) || /^\s*\$\s/.test(meaningful[0]!.text);
   let kept = lines;
   if (prompted) {
     kept = [];

@@ -112,6 +112,13 @@ describe('fenced shell blocks', () => {
     expect(checksOf(['```', 'npm test', 'Expected: all green', '```'].join('\n'))).toEqual([]);
     expect(checksOf(['```', '{ "a": 1 }', '```'].join('\n'))).toEqual([]);
   });
+
+  it('a fence pasted from a terminal (its first line has a `$ ` prompt) is a session: prompted commands run, what they printed does not', () => {
+    expect(checksOf(['```', '$ node count.mjs --json fixtures/three.txt', '{"lines":3}', '```'].join('\n'))).toEqual(['cmd:node count.mjs --json fixtures/three.txt']);
+    expect(checksOf(['```bash', '$ make check', 'ok: 12 passed', '$ make lint', '```'].join('\n'))).toEqual(['cmd:make check\nmake lint']);
+    // Without a prompt on its first line a fence is no session: its lines are read as a script.
+    expect(checksOf(['```', 'npm test', '$ make lint', '```'].join('\n'))).toEqual([]);
+  });
 });
 
 describe('named prose', () => {

@@ -59,6 +59,13 @@ describe('identity and failure classes', () => {
     expect(slugOf('**Task 1: Créer `sysinfo.sh`** now!')).toBe('task-1-creer-sysinfo-sh-now');
     expect(uniqueIds(['a', 'b', 'a', 'a'])).toEqual(['a', 'b', 'a#2', 'a#3']);
   });
+  it('slugs keep the letters of every script, so items named in Japanese or Chinese stay distinct', () => {
+    expect(slugOf('日本語の挨拶を表示する')).toBe('日本語の挨拶を表示する');
+    expect(slugOf('中文问候语')).toBe('中文问候语');
+    expect(slugOf('Grüße auf Deutsch — „Hallo, Welt!“ 👋')).toBe('gruße-auf-deutsch-hallo-welt');
+    expect(slugOf('がぎぐ')).toBe('がぎぐ');
+    expect(slugOf('👋 🎉')).toBe('item');
+  });
   it('Permission denied from a failed agent is hard; from a successful one it is nothing', () => {
     const base = { signal: null, timedOut: false, spawnErrorCode: null, stdoutTail: '', hostError: null };
     expect(classifyAgentRun({ ...base, exitCode: 1, stderrTail: 'bash: ./deploy.sh: Permission denied' })).toMatchObject({ kind: 'hard', reason: 'permission' });
