@@ -10,7 +10,7 @@ import type { RalfLiteConfig } from '../config/schema.js';
 import type { Plan } from '../plan/model.js';
 import { itemListKey } from './json-items.js';
 import { projectRootFor } from './project-root.js';
-import { queueFolderIn, waitingFoldersIn } from './vault-folders.js';
+import { isVaultNoteFolder, queueFolderIn, waitingFoldersIn } from './vault-folders.js';
 import type { FormatOptions, RunTarget, RunTargetKind, TargetLimits } from './target.js';
 import { readUserText, readUserTextIfExists } from '../fs/read-user-text.js';
 
@@ -98,9 +98,32 @@ function lifecycleDirs(dir: string): string[] {
   return queue === null ? lifecycle : [queue, ...lifecycle];
 }
 
-/** Task files of a directory: its own, plus those in its lifecycle folders (Approved/ first). */
+/**
+ * Task files of a directory: its own, plus those in its lifecycle folders (Approved/ first), and
+ * after the approved ones those held in another folder beside them (`Blocked/`, `On_Hold/`):
+ * listed, never run (readTaskFile), so the person sees them.
+ */
 function taskFilesWithLifecycle(dir: string): string[] {
-  return [...taskFilesIn(dir), ...lifecycleDirs(dir).flatMap(taskFilesIn)];
+  const dirs = lifecycleDirs(dir);
+  const approved = dirs.filter((d) => !['done', 'rejected'].includes(basename(d).toLowerCase()));
+  const finished = dirs.filter((d) => !approved.includes(d));
+  return [...taskFilesIn(dir), ...approved.flatMap(taskFilesIn), ...heldFolders(dir, dirs).flatMap(heldTaskFiles), ...finished.flatMap(taskFilesIn)];
+}
+
+/** Folders beside the lifecycle ones that hold task files (not the vault's waiting folders, listed apart, nor its notes). */
+function heldFolders(dir: string, lifecycle: string[]): string[] {
+  if (lifecycle.length === 0) return [];
+  const waiting = new Set(waitingFoldersIn(dir).map((w) => w.dir));
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !isVaultNoteFolder(e.name))
+    .map((e) => join(dir, e.name))
+    .filter((d) => !lifecycle.includes(d) && !waiting.has(d) && heldTaskFiles(d).length > 0)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/** A held folder's task files: Markdown with a `status:`/`state:` key (the folder says nothing by itself). */
+function heldTaskFiles(dir: string): string[] {
+  return markdownFiles(dir).filter((f) => isNotReadme(f) && isTaskFileText(readUserText(f, { what: 'task file' })));
 }
 
 /** Files of the vault's waiting folders (`Needs_Action/`, `Pending_Approval/`), each with why it does not run. */
@@ -187,6 +210,12 @@ export function detectRunTarget(path: string): DetectedTarget {
   throw unsupported(path, `unsupported file type "${ext || name}"`);
 }
 
+/** A task file of a directory target held in a folder that is neither the directory, a lifecycle folder nor the queue. */
+function heldIn(detected: DetectedTarget, file: string): boolean {
+  const parent = dirname(file);
+  return parent !== detected.path && parent !== detected.queue && !LIFECYCLE.includes(basename(parent).toLowerCase()) && dirname(parent) === detected.path;
+}
+
 async function defaultReadPlan(): Promise<ReadPlan> {
   // The GSD reader (src/plan/read.ts) loads remark and the config layers: imported only for GSD targets.
   const { readPlan } = await import('../plan/read.js');
@@ -265,7 +294,7 @@ export async function loadRunTarget(path: string, options: LoadRunTargetOptions 
     }
     case 'task-files': {
       const { parseTaskFiles, writeTaskFileResult, lifecycleFolderOf } = await import('./task-files.js');
-      const files = (detected.files ?? []).map((f) => ({ path: f, text: readUserText(f, { what: 'task file' }), ...(detected.queue !== undefined && dirname(f) === detected.queue ? { queue: true } : {}) }));
+      const files = (detected.files ?? []).map((f) => ({ path: f, text: readUserText(f, { what: 'task file' }), ...(detected.queue !== undefined && dirname(f) === detected.queue ? { queue: true } : {}), ...(heldIn(detected, f) ? { held: basename(dirname(f)) } : {}) }));
       const plan = parseTaskFiles(files, detected.path, formatOptions);
       // Work nobody approved yet is listed, never run: the person sees what waits for them.
       for (const w of detected.waiting ?? []) plan.warnings.push(`${relative(detected.path, w.file)}: not run: ${w.why} (move it to Approved/ to run it)`);

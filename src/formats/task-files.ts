@@ -27,6 +27,8 @@ export interface TaskFile {
   text: string;
   /** In the vault's queue folder (`Needs_Action/` of a vault without an approval stage): it runs like an approved task. */
   queue?: boolean;
+  /** In another folder beside the lifecycle ones (`Blocked/`): listed, never run; the folder's name. */
+  held?: string;
 }
 
 /** The Persistence Loop's lifecycle folders: a task moves from `Approved/` to `Done/` or `Rejected/`. */
@@ -196,8 +198,9 @@ export function readTaskFile(file: TaskFile, options: FormatOptions): TaskDraft 
   // In a lifecycle folder the folder is the state (the Persistence Loop's rule: a human approves by
   // moving the file, and the state key may still say Pending_Approval or Rejected). Only a file that
   // says Done while still in Approved/ (its move failed) is not run again.
-  const skip =
-    folder === 'Done'
+  const skip = file.held
+    ? `in ${file.held}/, not Approved/ (${name}); move it to Approved/ to run it`
+    : folder === 'Done'
       ? `already done (in Done/: ${name})`
       : folder === 'Rejected'
         ? `Rejected${typeof stopReason === 'string' ? ` (${stopReason})` : ''} (in Rejected/: ${name}); move it to Approved/ to retry`

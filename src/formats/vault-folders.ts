@@ -16,6 +16,13 @@ import { keyForm as folderForm } from './json-items.js';
 const ACTION = new Set(['needsaction', 'needaction']);
 const APPROVAL_STAGE = new Set(['approved', 'pendingapproval']);
 const AWAITING_APPROVAL = new Set(['pendingapproval']);
+/** The vault's own notes: what came in, the plans written for it, the logs. Never tasks. */
+const NOTES = new Set(['inbox', 'plans', 'logs']);
+
+/** Whether a folder of the vault holds its notes (`Inbox/`, `Plans/`, `Logs/`), never tasks. */
+export function isVaultNoteFolder(name: string): boolean {
+  return NOTES.has(folderForm(name));
+}
 
 function subdirs(dir: string): string[] {
   try {

@@ -305,4 +305,19 @@ describe('vault folders around the lifecycle (held-out round 3)', () => {
     rmSync(join(vault, 'Approved/c.md'));
     await expect(loadRunTarget(vault)).rejects.toMatchObject({ kind: 'target_unsupported', message: expect.stringContaining("nothing approved to run: Needs_Action/a.md waits to be planned and approved; Pending_Approval/b.md waits for a person's approval") });
   });
+
+  it('task files held in another folder beside Approved/ (Blocked/) are listed, never run, whatever their status says', async () => {
+    const { loadRunTarget } = await import('../../src/formats/detect.js');
+    const { mkdirSync } = await import('node:fs');
+    const dir = tempDir();
+    for (const d of ['Approved', 'Blocked', 'Done', 'Plans']) mkdirSync(join(dir, d));
+    writeFileSync(join(dir, 'Approved/1-a.md'), '---\r\ntitle: A\r\nstatus: Approved\r\nverify: test -d .\r\n---\r\n');
+    writeFileSync(join(dir, 'Blocked/2-b.md'), '---\r\ntitle: B\r\nstatus: Approved\r\nblocked_by: IT\r\nverify: test -d .\r\n---\r\n');
+    writeFileSync(join(dir, 'Blocked/README.md'), '---\nstatus: Approved\n---\nWhat Blocked/ is for.\n');
+    writeFileSync(join(dir, 'Done/0-z.md'), '---\ntitle: Z\nstatus: Done\n---\n');
+    writeFileSync(join(dir, 'Plans/p.md'), '---\ntitle: A plan\nstatus: Approved\n---\n');
+    const plan = (await loadRunTarget(dir)).plans[0]!;
+    expect(plan.tasks.map((t) => [t.name, t.decision])).toEqual([['A', 'loop'], ['B', 'skip'], ['Z', 'skip']]);
+    expect(plan.tasks[1]!.reason).toBe('in Blocked/, not Approved/ (2-b.md); move it to Approved/ to run it');
+  });
 });
