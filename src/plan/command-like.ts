@@ -226,15 +226,16 @@ export function isProjectPath(text: string): boolean {
  * Subcommand and script words that name a process meant to keep running: a development
  * server, a watcher, a database browser, a listener, a serial or log monitor, a queue consumer
  * (`dev`, `start`, `serve`, `watch`, `studio`, `preview`, `runserver`, `listen`, `monitor`,
- * `consume`). A script name of parts (`start:dev`, `db:studio`, `build:server`) is one when
+ * `consume`; a dotted task name by its last name: `mix phx.server`). A script name of parts (`start:dev`, `db:studio`, `build:server`) is one when
  * any part is `watch`, its first part is such a word, or its last part is (not `server`) after a
  * first part that is not a one-shot verb: `build:dev` and `build:server` build, `db:studio` serves.
  */
 const LONG_RUNNING_PARTS = new Set(['dev', 'start', 'serve', 'server', 'watch', 'studio', 'preview', 'runserver', 'listen', 'monitor', 'consume']);
 const ONE_SHOT_PARTS = new Set(['build', 'test', 'lint', 'check', 'compile', 'typecheck', 'format', 'generate', 'deploy', 'migrate']);
 function longRunningWord(word: string): boolean {
-  if (!/^[a-z0-9]+(?:[:-][a-z0-9]+){0,2}$/i.test(word)) return false;
-  const parts = word.toLowerCase().split(/[:-]/);
+  if (!/^[a-z0-9]+(?:[:.-][a-z0-9]+){0,2}$/i.test(word)) return false;
+  // After a dot only the last name counts, as in outwardWord: `phx.server` serves, `server.js` is a file.
+  const parts = word.toLowerCase().split('.').pop()!.split(/[:-]/);
   const last = parts[parts.length - 1]!;
   return parts.includes('watch') || LONG_RUNNING_PARTS.has(parts[0]!) || (last !== 'server' && LONG_RUNNING_PARTS.has(last) && !ONE_SHOT_PARTS.has(parts[0]!));
 }
@@ -340,10 +341,18 @@ export function publishesOrDestroys(script: string): boolean {
     const firstFlag = cmd.args.findIndex((a) => a.startsWith('-'));
     const lead = cmd.args.slice(0, firstFlag === -1 ? undefined : firstFlag);
     const look = RUNNER_WORDS.has(lead[0] ?? '') ? lead.slice(1, 3) : lead.slice(0, 3);
-    if (look.some(outwardWord)) return true;
+    for (const word of look) {
+      if (outwardWord(word)) return true;
+      // The words after a verifying subcommand are its arguments, not a subcommand path:
+      // `cargo test delete` runs the tests named delete, `go vet ./reset` vets a package.
+      if (VERIFYING_SUBCOMMANDS.has(word.toLowerCase())) break;
+    }
   }
   return false;
 }
+
+/** Subcommands that only verify (a test filter or a target may follow them). */
+const VERIFYING_SUBCOMMANDS = new Set(['test', 'tests', 'check', 'lint', 'build', 'compile', 'typecheck', 'vet', 'verify', 'spec', 'bench', 'fmt', 'format']);
 
 /** A script whose last command counts what a pipe gives it (`git log --oneline | wc -l`): it exits 0 whatever the count. */
 export function endsInCount(script: string): boolean {

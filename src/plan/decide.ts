@@ -8,7 +8,9 @@
  * Plan: `refuse` when any task needs a human; `skip` unless `autonomous: true`, the loop and
  * `apply_to.autonomous_plans` are on, and there is a plan-level check.
  */
+import { isLongRunning, looksLikeCodeCommand, programResolves, publishesOrDestroys, type ProgramResolver } from './command-like.js';
 import { echoFallbackSignal } from './echo-fallback.js';
+import { firstProgram } from './shell-words.js';
 import type { RalfLiteConfig } from '../config/schema.js';
 import type { Check, Plan, PlanTask, TaskDecision } from './model.js';
 import type { Criterion, NamedCheckKind, ParsedPlan, ParsedTask } from './parsed.js';
@@ -28,6 +30,8 @@ export interface DecideContext {
   env?: Record<string, string | undefined>;
   /** Resolutions by tracker-id. A tracker-id task with no entry is refused (gsd_run unavailable). */
   trackers?: Map<string, TrackerResolution>;
+  /** Which program names resolve here (the reader's): a skip reason names a check's missing program. */
+  resolves?: ProgramResolver;
 }
 
 /** Commands the named criteria run: `ralf_lite.checks.*`, tests falling back to GSD's `workflow.test_command`. */
@@ -194,7 +198,32 @@ function unresolvedHint(r: Resolved): string {
   return parts.length > 0 ? `; ${parts.join('; ')}` : '';
 }
 
-function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig, before: string | null): TaskDecision {
+/**
+ * A check the reader left as a manual criterion only because its program is not installed here
+ * (`mix test …` on a machine without Elixir): the reader runs only what resolves, so the task is
+ * not looped, and the reason says which program to install instead of leaving the user to guess.
+ * Only spans that would be a check with the program installed (arguments, not prose, not a
+ * server or a publishing step) are named.
+ */
+function missingProgramHint(manual: string[], resolves: ProgramResolver | undefined): string {
+  if (!resolves) return '';
+  const missing = new Map<string, string>();
+  for (const text of manual) {
+    for (const m of text.matchAll(/`([^`\n]+)`/g)) {
+      const span = m[1]!.trim();
+      const first = firstProgram(span);
+      if (!first || first.args.length === 0 || first.program.includes('/') || missing.has(first.program)) continue;
+      if (programResolves(first.program, true, resolves) || !looksLikeCodeCommand(span, () => true)) continue;
+      if (isLongRunning(span) || publishesOrDestroys(span)) continue;
+      missing.set(first.program, span);
+    }
+  }
+  if (missing.size === 0) return '';
+  const named = [...missing].slice(0, 3).map(([program, span]) => `\`${program}\` (\`${span.length > 60 ? `${span.slice(0, 59)}…` : span}\`)`);
+  return `; ${named.join(', ')} ${missing.size === 1 ? 'is' : 'are'} not installed here (not on PATH or in node_modules/.bin), so the check is read as a manual criterion: install it and run ralf again`;
+}
+
+function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig, before: string | null, resolves: ProgramResolver | undefined): TaskDecision {
   const human = humanReason(task);
   if (human) return { decision: 'refuse', reason: human };
   if (before) return { decision: 'refuse', reason: before };
@@ -212,7 +241,7 @@ function decideTask(task: ParsedTask, r: Resolved, config: RalfLiteConfig, befor
   if ((type === 'auto' || type === 'tracer') && !config.apply_to.auto_tasks) return { decision: 'skip', reason: 'apply_to.auto_tasks is false' };
   if (r.checks.length === 0) {
     const where = 'verify' in task.elements ? '<verify>/<done>' : 'the task (it has no <verify>)';
-    return { decision: 'skip', reason: `not objectively verifiable: no executable check in ${where}${unresolvedHint(r)}` };
+    return { decision: 'skip', reason: `not objectively verifiable: no executable check in ${where}${unresolvedHint(r)}${missingProgramHint(r.manual, resolves)}` };
   }
   const what = task.tdd ? `TDD task (apply_to.tdd_tasks is true)` : type === 'tracer' ? 'type="tracer" (looped like auto)' : `type="auto"`;
   return { decision: 'loop', reason: `${what} with ${plural(r.checks.length, 'executable check')} (${summarize(r.checks)})` };
@@ -286,7 +315,7 @@ export function decidePlan(parsed: ParsedPlan, config: RalfLiteConfig, commands:
     if (t.checkpoint_ambiguity) warnings.push(`task ${t.number} (line ${t.line}): ${t.checkpoint_ambiguity}; refused`);
     if (tracked.note) warnings.push(`task ${t.number} (line ${t.line}): ${tracked.note}`);
     const precondition = t.elements.precondition ? preconditionReason(t.elements.precondition.replace(/\s+/g, ' ').trim(), env) : null;
-    const d = decideTask(t, r, config, tracked.refused ?? precondition ?? (setup && !t.type?.toLowerCase().startsWith('checkpoint') ? setup : null));
+    const d = decideTask(t, r, config, tracked.refused ?? precondition ?? (setup && !t.type?.toLowerCase().startsWith('checkpoint') ? setup : null), context.resolves);
     const checkWarnings = r.checks.flatMap((c) => (c.kind === 'command_succeeds' ? pipelineWarningsOf(c.command) : []));
     for (const w of checkWarnings) warnings.push(`task ${t.number} (line ${t.line}): ${w}`);
     const { criteria: _criteria, checkpoint_ambiguity: _a, ...rest } = t;

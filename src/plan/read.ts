@@ -94,7 +94,7 @@ export function planFromText(text: string, path: string, options: ReadPlanOption
   const env = options.env ?? process.env;
   const resolves = options.resolves ?? machineResolver(root, env);
   const parsed = parsePlanText(text, abs, { resolves });
-  const context = { env, trackers: resolveTrackers(parsed, root, resolves, env) };
+  const context = { env, trackers: resolveTrackers(parsed, root, resolves, env), resolves };
   if (options.config) return decidePlan(parsed, options.config, options.projectCommands ?? projectCommands(options.config), context);
   const effective = loadConfig({ ...options.loadConfig, cwd: dirname(abs) });
   return decidePlan(parsed, effective.config, projectCommands(effective.config, effective.project_config), context);

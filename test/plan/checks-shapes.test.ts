@@ -588,6 +588,14 @@ describe('round 6: publishing and dropping commands, more long-running shapes, s
     for (const cmd of ['terraform plan -detailed-exitcode', 'kubectl apply --dry-run=client -f k8s/', 'npm publish --dry-run', 'cargo publish -p core --dry-run', 'kubectl delete --dry-run=client -f job.yaml', 'cat deploy.yaml', 'pytest tests/test_delete.py', 'npm run build:deploy', './gradlew clean build', 'git push --dry-run origin main']) {
       expect(publishesOrDestroys(cmd), cmd).toBe(false);
     }
+    // After a verifying subcommand the words are its arguments (a test filter, a package): it runs.
+    for (const cmd of ['cargo test delete', 'cargo test reset_password', 'go vet ./internal/reset', 'dotnet test Api.Tests upload', 'npx nx test publish']) {
+      expect(publishesOrDestroys(cmd), cmd).toBe(false);
+    }
+    expect(checksOf('`cargo test delete` passes')).toEqual(['cargo test delete']);
+    // A dotted task name is read by its last name (`mix phx.server` serves); a file name is not a task.
+    expect(isLongRunning('mix phx.server')).toBe(true);
+    expect(isLongRunning('node server.js --port 0 --selftest')).toBe(false);
     expect(checksOf('- `npm publish --access public --provenance`')).toEqual([]);
     expect(checksOf('git push --force origin main --tags')).toEqual([]);
     expect(checksOf('`npm publish --dry-run` succeeds')).toEqual(['npm publish --dry-run']);
@@ -653,5 +661,25 @@ describe('round 6: publishing and dropping commands, more long-running shapes, s
 
   it('a path among a span\'s words makes it code, not an English sentence', () => {
     expect(checksOf('`git show HEAD:src/a.ts` works')).toEqual(['git show HEAD:src/a.ts']);
+  });
+});
+
+describe('a check whose program is not installed here', () => {
+  const task = (verify: string) => `---\nphase: 01-x\nplan: 01\ntype: execute\nautonomous: true\n---\n<tasks>\n<task type="auto">\n<name>Task 1: x</name>\n<files>lib/x.ex</files>\n<action>x</action>\n<verify>${verify}</verify>\n<done>ok</done>\n</task>\n</tasks>\n`;
+  const read = (verify: string) => planFromText(task(verify), 'PLAN.md', { config: DEFAULT_CONFIG, resolves: DEV_MACHINE, env: {} }).tasks[0]!;
+
+  it('is a manual criterion, and the skip reason names the program to install', () => {
+    const t = read('`mix test test/app/delete_test.exs`');
+    expect(t.decision).toBe('skip');
+    expect(t.reason).toContain('`mix` (`mix test test/app/delete_test.exs`) is not installed here (not on PATH or in node_modules/.bin)');
+    expect(t.reason).toContain('install it and run ralf again');
+  });
+
+  it('names nothing for prose, a path, or a step that would not run installed either', () => {
+    for (const verify of ['`useState` is called once', '`lib/x.ex` exists and is tidy', 'manually open the app', '`mix phx.server` then open the page', '`fly deploy --remote-only`']) {
+      const t = read(verify);
+      expect(t.decision, verify).toBe('skip');
+      expect(t.reason, verify).not.toContain('not installed here');
+    }
   });
 });
