@@ -86,6 +86,26 @@ function requirementsBase(doc: JsonDocument, path: string): { base: Array<string
   ]);
 }
 
+/** Keys of a list file's own quality gate beside its items (compared by keyForm). */
+const FILE_GATE_KEYS = new Set(['checks', 'qualitychecks', 'qualitygates']);
+
+/**
+ * The file's own quality gate beside its list of items (`"checks": ["npm run lint", "npm run
+ * typecheck"]`): commands the author wrote for every item, run after an item's own checks, like
+ * the project's test command. Only a string or an array of strings counts. Pure.
+ */
+function fileGate(doc: JsonDocument, base: Array<string | number>): Array<Extract<Check, { kind: 'command_succeeds' }>> {
+  const obj = doc.value;
+  if (base.length === 0 || obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [];
+  const key = Object.keys(obj).find((k) => FILE_GATE_KEYS.has(keyForm(k)));
+  if (key === undefined) return [];
+  const value = (obj as Record<string, unknown>)[key];
+  const commands = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((c) => typeof c === 'string') ? (value as string[]) : [];
+  return commands.flatMap((command, i) =>
+    command.trim() === '' ? [] : [{ kind: 'command_succeeds' as const, command: command.trim(), source: { element: key, line: lineOfPath(doc, jsonPathKey(typeof value === 'string' ? [key] : [key, i])) } }],
+  );
+}
+
 /** Parses history.jsonl leniently (it is a log): bad lines become warnings. Pure. */
 export function parseHistory(text: string, path: string): { entries: HistoryEntry[]; warnings: string[] } {
   const entries: HistoryEntry[] = [];
@@ -231,6 +251,7 @@ export function parseRequirements(text: string, path: string, options: Requireme
   const problems: Problem[] = [];
   const drafts: TaskDraft[] = [];
   const seen = new Map<string, string>();
+  const gate = fileGate(doc, base);
   const listHasIds = list.some((raw) => raw !== null && typeof raw === 'object' && !Array.isArray(raw) && canonicalItem(raw as Record<string, unknown>).has('id'));
 
   list.forEach((raw, i) => {
@@ -263,6 +284,9 @@ export function parseRequirements(text: string, path: string, options: Requireme
     const steps = item?.get('steps');
     const stepsAreCriteria = steps !== undefined && out.checks.length === 0 && out.manual.length === 0 && out.unrunnable.length === 0;
     if (stepsAreCriteria) readAcceptance(stringsOf(steps.value), [...reqPath, steps.key], doc, path, options, out, false);
+    // The file's own gate holds for every item with checks of its own (it never makes an item
+    // that has none verifiable: lint passing says nothing about a prose criterion).
+    if (out.checks.length > 0) for (const c of gate) if (!out.checks.some((x) => x.kind === 'command_succeeds' && x.command === c.command)) out.checks.push(c);
     // ralph1's quality gate: after every success the project's checks run, also for a
     // requirement with checks of its own (without any, decideTask makes it the only check).
     if (options.tests_command && out.checks.length > 0 && !out.checks.some((c) => c.kind === 'tests_pass' && c.command === options.tests_command)) {

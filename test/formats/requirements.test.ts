@@ -56,6 +56,16 @@ describe('parseRequirements: shapes and errors', () => {
     expect(plan.objective).toBeNull();
   });
 
+  it("the file's own gate beside its list (`checks`) ends the checks of every item that has checks of its own", () => {
+    const text = '{\n  "checks": ["npm run lint", "npm run typecheck"],\n  "items": [\n    {"id": "A", "title": "a", "verify": ["npm test -- a"]},\n    {"id": "B", "title": "b", "verify": "npm run lint"},\n    {"id": "C", "title": "c", "acceptance": ["Reads well"]}\n  ]\n}\n';
+    const plan = parseRequirements(text, path);
+    const commands = plan.tasks.map((t) => t.checks.map((c) => (c.kind === 'command_succeeds' ? `${c.command}@${c.source.line}` : c.kind)));
+    expect(commands).toEqual([['npm test -- a@4', 'npm run lint@2', 'npm run typecheck@2'], ['npm run lint@5', 'npm run typecheck@2'], []]);
+    expect(plan.tasks[2]!.decision).toBe('skip');
+    // Without a list beside it (a bare array), or when it is no list of commands, there is no gate.
+    expect(parseRequirements('{"checks": {"lint": true}, "items": [{"id": "A", "title": "a", "verify": "x"}]}', path).tasks[0]!.checks).toHaveLength(1);
+  });
+
   it('names file, key path and line for bad requirements, collecting all problems', () => {
     const text = '{\n  "requirements": [\n    { "id": "A", "title": "x", "acceptance": [{ "type": "http_ok" }] },\n    { "title": "no id" },\n    { "id": "A", "description": "dup", "verify": "true" }\n  ]\n}\n';
     const err = errorOf(() => parseRequirements(text, path));
