@@ -48,6 +48,8 @@ const CHECKLIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX~]\]
 const QUEUE_ITEM = /^\d{1,9}[.)][ \t]+\S[^\n]*\n(?:[ \t]*(?:\S[^\n]*)?\n){0,30}?[ \t]+[-*+][ \t]+(?:\*\*|__)?(?:verify|verified by|done when)\b/im;
 const hasTasks = (text: string) => CHECKLIST_ITEM.test(text) || QUEUE_ITEM.test(text);
 const PLAN_FILE = /PLAN\.md$/i;
+/** The PRD checklist's own file name (ralph's PRD.md, copilot_ralf's prd.md). */
+const PRD_FILE = /^prd\.(?:md|markdown)$/i;
 const PHASE_PLAN_FILE = /(^|-)PLAN\.md$/i;
 
 function unsupported(path: string, message: string): RalfError {
@@ -203,7 +205,10 @@ export function detectRunTarget(path: string): DetectedTarget {
   }
   if (ext === '.md' || ext === '.markdown') {
     const text = readUserText(abs, { what: 'Markdown target' });
-    if (isTaskFileText(text) || LIFECYCLE.includes(basename(dirname(abs)).toLowerCase())) return { kind: 'task-files', path: abs, files: [abs] };
+    if (LIFECYCLE.includes(basename(dirname(abs)).toLowerCase())) return { kind: 'task-files', path: abs, files: [abs] };
+    // The checklist format's own name wins over a front matter `status:`: in a PRD.md it is the
+    // document's status (`draft`, `approved`), not a task file's lifecycle.
+    if (isTaskFileText(text) && !(PRD_FILE.test(basename(abs)) && hasTasks(text))) return { kind: 'task-files', path: abs, files: [abs] };
     if (hasTasks(text)) return { kind: 'prd', path: abs };
     throw unsupported(path, 'Markdown file has no checklist items (- [ ] ...) and no `status:`/`state:` frontmatter');
   }

@@ -118,6 +118,21 @@ describe('detectRunTarget', () => {
     expect(detectRunTarget(join(dir, 'ralph.json')).kind).toBe('ralph-json');
   });
 
+  it('a PRD.md whose front matter has a document status is a checklist; a task file with a checklist stays a task file', () => {
+    const dir = tempDir();
+    const front = (status: string) => `---\ntitle: Weather CLI\nstatus: ${status}\n---\n\n# Weather CLI\n\n## Tasks\n\n- [ ] Read the city\n  - Verify: \`node check.mjs\`\n- [ ] Fall back to WEATHER_CITY\n`;
+    writeFileSync(join(dir, 'PRD.md'), front('draft'));
+    expect(detectRunTarget(join(dir, 'PRD.md')).kind).toBe('prd');
+    writeFileSync(join(dir, 'prd.md'), front('approved'));
+    expect(detectRunTarget(join(dir, 'prd.md')).kind).toBe('prd');
+    // Any other name: the status is a task file's lifecycle, its checklist the task's criteria.
+    writeFileSync(join(dir, '003-weather.md'), front('Approved'));
+    expect(detectRunTarget(join(dir, '003-weather.md')).kind).toBe('task-files');
+    // A PRD.md with a status and no checklist is still read as the one task it describes.
+    writeFileSync(join(dir, 'PRD.md'), '---\nstatus: Approved\ntitle: One thing\n---\n\nDo the one thing.\n');
+    expect(detectRunTarget(join(dir, 'PRD.md')).kind).toBe('task-files');
+  });
+
   it('a ralph.json with no task whose criteria are work items (ralph-town) is a list of items; its passes is written back in its own tabs', async () => {
     const dir = tempDir();
     const text = '{\n\t"execution": { "mode": "sequential" },\n\t"acceptance_criteria": [\n\t\t{\n\t\t\t"id": "ac-001",\n\t\t\t"description": "Update deps",\n\t\t\t"steps": ["Run pnpm outdated"],\n\t\t\t"backpressure": "pnpm run build",\n\t\t\t"passes": false\n\t\t}\n\t],\n\t"max_iterations_per_criterion": 3\n}\n';
