@@ -232,10 +232,19 @@ export function isProjectPath(text: string): boolean {
  */
 const LONG_RUNNING_PARTS = new Set(['dev', 'start', 'serve', 'server', 'watch', 'studio', 'preview', 'runserver', 'listen', 'monitor', 'consume']);
 const ONE_SHOT_PARTS = new Set(['build', 'test', 'lint', 'check', 'compile', 'typecheck', 'format', 'generate', 'deploy', 'migrate']);
+/**
+ * A subcommand or script name's parts, lower case (`start:dev` → start, dev), or null when the
+ * word is no such name (a path, a flag, a value). After a dot only the last name counts:
+ * `mix phx.server` serves and `ecto.reset` resets, `server.js` and `deploy.yaml` are files.
+ */
+function scriptNameParts(word: string): string[] | null {
+  if (!/^[a-z0-9]+(?:[:.-][a-z0-9]+){0,2}$/i.test(word)) return null;
+  return word.toLowerCase().split('.').pop()!.split(/[:-]/);
+}
+
 function longRunningWord(word: string): boolean {
-  if (!/^[a-z0-9]+(?:[:.-][a-z0-9]+){0,2}$/i.test(word)) return false;
-  // After a dot only the last name counts, as in outwardWord: `phx.server` serves, `server.js` is a file.
-  const parts = word.toLowerCase().split('.').pop()!.split(/[:-]/);
+  const parts = scriptNameParts(word);
+  if (parts === null) return false;
   const last = parts[parts.length - 1]!;
   return parts.includes('watch') || LONG_RUNNING_PARTS.has(parts[0]!) || (last !== 'server' && LONG_RUNNING_PARTS.has(last) && !ONE_SHOT_PARTS.has(parts[0]!));
 }
@@ -323,9 +332,8 @@ const OUTWARD_PARTS = new Set(['publish', 'push', 'deploy', 'submit', 'upload', 
 /** Flags that make such a command only show what it would do. */
 const DRY_RUN_FLAG = /^(?:--dry-?run(?:=(?!false\b).*)?|--what-?if|-WhatIf|--check)$/i;
 function outwardWord(word: string): boolean {
-  if (!/^[a-z0-9]+(?:[:.-][a-z0-9]+){0,2}$/i.test(word)) return false;
-  // After a dot only the last name counts: `ecto.reset` resets, `deploy.yaml` is a file.
-  const parts = word.toLowerCase().split('.').pop()!.split(/[:-]/);
+  const parts = scriptNameParts(word);
+  if (parts === null) return false;
   return OUTWARD_PARTS.has(parts[0]!) || (parts.length > 1 && OUTWARD_PARTS.has(parts[parts.length - 1]!) && !ONE_SHOT_PARTS.has(parts[0]!));
 }
 
