@@ -110,14 +110,14 @@ const FILE_EXISTS =
   /^(?:(?:the\s+)?(?:file|directory|folder|dir)\s+)?`?([^\s`]+)`?(?:\s+(?:file|directory|folder|dir))?\s+(?:exists|is\s+present|is\s+created|was\s+created|has\s+been\s+created|created)\s*\.?$/i;
 const FILE_CONTAINS = /^(?:(?:the\s+)?file\s+)?`?([^\s`]+)`?\s+(?:contains|includes)\s+(?:`([^`]+)`|"([^"]+)")\s*\.?$/i;
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
   content: string;
 }
 
 /** Inline code spans on one line (backtick runs of equal length). */
-function codeSpans(line: string): Span[] {
+export function codeSpans(line: string): Span[] {
   const spans: Span[] = [];
   let i = 0;
   while (i < line.length) {

@@ -9,6 +9,7 @@
  * `apply_to.autonomous_plans` are on, and there is a plan-level check.
  */
 import { isLongRunning, looksLikeCodeCommand, programResolves, publishesOrDestroys, type ProgramResolver } from './command-like.js';
+import { codeSpans } from './criteria.js';
 import { echoFallbackSignal } from './echo-fallback.js';
 import { firstProgram } from './shell-words.js';
 import type { RalfLiteConfig } from '../config/schema.js';
@@ -209,8 +210,8 @@ function missingProgramHint(manual: string[], resolves: ProgramResolver | undefi
   if (!resolves) return '';
   const missing = new Map<string, string>();
   for (const text of manual) {
-    for (const m of text.matchAll(/`([^`\n]+)`/g)) {
-      const span = m[1]!.trim();
+    for (const { content } of text.split('\n').flatMap(codeSpans)) {
+      const span = content.trim();
       const first = firstProgram(span);
       if (!first || first.args.length === 0 || first.program.includes('/') || missing.has(first.program)) continue;
       if (programResolves(first.program, true, resolves) || !looksLikeCodeCommand(span, () => true)) continue;
