@@ -170,6 +170,8 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
   let stagnant = 0;
   let halt: Halt | null = null;
   const root = o.target.projectRoot;
+  // How the texts this run prints start the runtime where they are read (with --cwd when not run from the root).
+  const invocation = commandInvocationIn(root);
   const cwd = root;
   const env = o.env ?? process.env;
   const effective = o.config;
@@ -393,12 +395,12 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
     }
     if (loop && isFinal(loop)) {
       emitRaw({ type: 'task_start', plan_id: plan.id, task: n, name, task_count: plan.tasks.length, decision: 'loop', iterations_done: iterationsOf(loop), max_iterations: loop.max_iterations, earlier: loop.stop_reason === 'blocked' ? 'blocked' : 'stopped' });
-      const reset = resetCommand(rel(plan.path), n, commandInvocationIn(root));
+      const reset = resetCommand(rel(plan.path), n, invocation);
       if (loop.stop_reason === 'blocked') {
         return finish(plan, n, name, { outcome: 'blocked', stop_reason: 'blocked', iterations: iterationsOf(loop), commit: null, halt: null }, null, `blocked in an earlier run (${loop.stop_detail ?? 'no reason given'}); \`${reset}\` to try again`);
       }
       const outcome: TaskOutcome = loop.stop_reason === 'time_budget' || loop.stop_reason === 'token_budget' ? 'budget' : 'stopped';
-      const reopen = loop.stop_reason === 'rule4_architectural' ? `\`${approveCommand(rel(plan.path), n, commandInvocationIn(root))}\` to proceed with the change (or \`${reset}\` for a different approach)` : `\`${reset}\``;
+      const reopen = loop.stop_reason === 'rule4_architectural' ? `\`${approveCommand(rel(plan.path), n, invocation)}\` to proceed with the change (or \`${reset}\` for a different approach)` : `\`${reset}\``;
       return finish(plan, n, name, { outcome, stop_reason: loop.stop_reason, iterations: iterationsOf(loop), commit: null, halt: { outcome: 'stopped', reason: loop.stop_reason, detail: `${label(n, name)} stopped in an earlier run (${loop.stop_reason}); resolve the handoff, then ${reopen} and run again` } }, loop.handoff, null);
     }
 
@@ -572,12 +574,12 @@ export async function runDriver(o: DriverOptions): Promise<DriverResult> {
         // A Rule 4 stop keeps the change in place: the human approves it (`ralf task approve`,
         // then the next run continues with it) or reverts it.
         if (v.stop_reason === 'rule4_architectural' && n !== null) {
-          emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n, commandInvocationIn(root))}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n, commandInvocationIn(root))}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n, commandInvocationIn(root))}\`` });
+          emitRaw({ type: 'warning', message: `${label(n, name)}: the architectural change is left in the working tree for your decision: \`${approveCommand(rel(plan.path), n, invocation)}\` keeps it and the next run continues the task; \`${deferCommand(rel(plan.path), n, invocation)}\` sets the task aside (its edits are taken out, kept under refs/ralf/deferred/…); for a different approach revert it and \`${resetCommand(rel(plan.path), n, invocation)}\`` });
         } else if (v.stop_reason === 'unconfirmed' && n !== null) {
           // Every check passes; only a person can tell whether the manual criteria hold, and
           // they need the work in the tree to look at (and for the handoff's --done-confirmed
           // verify to verify it, not the tree before the agent).
-          emitRaw({ type: 'warning', message: `${label(n, name)}: the checks pass and the agent's change is left in the working tree for you to check the manual done criteria: if they hold, \`${verifyCommand(rel(plan.path), n, commandInvocationIn(root))} --done-confirmed\` passes the task and the next run commits it; otherwise tell the agent what is missing and \`${resetCommand(rel(plan.path), n, commandInvocationIn(root))}\`` });
+          emitRaw({ type: 'warning', message: `${label(n, name)}: the checks pass and the agent's change is left in the working tree for you to check the manual done criteria: if they hold, \`${verifyCommand(rel(plan.path), n, invocation)} --done-confirmed\` passes the task and the next run commits it; otherwise tell the agent what is missing and \`${resetCommand(rel(plan.path), n, invocation)}\`` });
         } else await revertTask(plan, n, v.stop_reason ?? 'stopped');
         const budgetStopped = v.stop_reason === 'time_budget' || v.stop_reason === 'token_budget';
         // A budget cut is not the item's failure: nothing is written back, the next run resumes it.
