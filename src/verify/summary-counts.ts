@@ -73,6 +73,8 @@ const TESTS_LINE = /^\W{0,3}tests?\s*[:=]?\s*(\d{1,6})\s*$/i;
  */
 const LABELLED_ROW = /^(?:[^\s:]+:\s+)?(?:[A-Za-z]+(?:\s*[:=]\s*|\s+)\d{1,6}(?:[,;]?\s+|$)){2,}$/;
 const LABELLED_PAIR = /([A-Za-z]+)(?:\s*[:=]\s*|\s+)(\d{1,6})/g;
+const SKIP_LABEL = new RegExp(`^${SKIP_WORD}$`, 'i');
+const FAIL_LABEL = new RegExp(`^${FAIL_WORD}$`, 'i');
 /** Summary lines are short; a long line is prose or data. */
 const MAX_LINE = 240;
 
@@ -87,8 +89,8 @@ function labelledRow(line: string): { tests: number | null; skipped: number | nu
   for (const [, label, n] of line.matchAll(LABELLED_PAIR)) {
     const count = Number(n);
     if (/^(?:total|tests?)$/i.test(label!)) total = count;
-    else if (new RegExp(`^${SKIP_WORD}$`, 'i').test(label!)) (skipped = count), (sum += count);
-    else if (new RegExp(`^${FAIL_WORD}$`, 'i').test(label!)) (failed = count), (sum += count);
+    else if (SKIP_LABEL.test(label!)) (skipped = count), (sum += count);
+    else if (FAIL_LABEL.test(label!)) (failed = count), (sum += count);
     else if (/^pass(?:ed|ing)?$/i.test(label!)) (passes = true), (sum += count);
   }
   if (total === null && !passes && skipped === null && failed === null) return null;
